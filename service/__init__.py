@@ -1,0 +1,1 @@
+"""Papyrus service: persistence, the application layer, GraphQL, REST and the CLI."""

@@ -1,0 +1,439 @@
+"""The application layer: load, decide, save (STYLE.md, cosmicpython's handler shape).
+
+Every command loads the game table from the store, decides with the pure domain
+(``domain.engine``), records the resulting events on the aggregate and saves them in one
+transaction. A concurrent writer makes the save fail on the version key; the command is then
+decided again on the fresh state (or answered with ``CONFLICT`` when the client named the
+version it expected). Idempotency keys are recorded in the events themselves, so a retried
+command finds its original result in the game it already changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+import secrets
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain import table as tables
+from domain.contract import JSON, Event, Rules, RulesError
+from domain.engine import Step, apply_events, play, run_automatic
+from domain.randomness import commitment, rng_for
+from domain.registry import KINDS, rules_for
+from service.errors import (
+    BadInput,
+    Conflict,
+    Forbidden,
+    GameNotActive,
+    NotFound,
+    PapyrusError,
+    Unauthenticated,
+)
+from service.store import Credential, GameTable, Player, Store, credential_id, token_hash
+
+MAX_RETRIES = 8
+BOT_STRATEGIES = ("random",)
+MAX_NAME_LENGTH = 40
+MAX_KEY_LENGTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is asking: a registered player, or nobody (a spectator)."""
+
+    player_id: str | None = None
+    name: str | None = None
+
+    @property
+    def is_player(self) -> bool:
+        return self.player_id is not None
+
+
+SPECTATOR = Caller()
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One stored event, as read back from the log."""
+
+    version: int
+    at: Any
+    type: str
+    data: JSON
+    seat: int | None
+    automatic: bool
+    actor: str | None
+    command: str | None
+    rules_version: str
+
+    @property
+    def event(self) -> Event:
+        return Event(self.type, self.data, self.seat)
+
+
+def recorded(stored: Any) -> Recorded:
+    return Recorded(
+        version=stored.originator_version,
+        at=stored.timestamp,
+        type=stored.type,
+        data=stored.data,
+        seat=stored.seat,
+        automatic=stored.automatic,
+        actor=stored.actor,
+        command=stored.command,
+        rules_version=stored.rules_version,
+    )
+
+
+Listener = Callable[[str, int], None]
+
+
+class Games:
+    """Commands and queries on games and players, over one ``Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._listeners: list[Listener] = []
+        self._tokens: dict[str, Caller] = {}
+        self._tokens_lock = threading.Lock()
+
+    # -- notifications ------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(game_id, version)`` is called after each successful save."""
+        self._listeners.append(listener)
+
+    def _saved(self, game: GameTable) -> None:
+        for listener in self._listeners:
+            listener(str(game.id), game.version)
+
+    # -- players ------------------------------------------------------------------------------
+
+    def register_player(self, name: str) -> tuple[Caller, str]:
+        name = " ".join(name.split())
+        if not name:
+            raise BadInput("A player name must not be empty.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise BadInput(f"A player name has at most {MAX_NAME_LENGTH} characters.")
+        token = secrets.token_urlsafe(32)
+        hashed = token_hash(token)
+        player = Player(name=name, token_hash=hashed)
+        credential = Credential(id=credential_id(hashed), player_id=str(player.id))
+        self.store.save(player, credential)
+        return Caller(str(player.id), name), token
+
+    def authenticate(self, authorization: str | None) -> Caller:
+        """The caller named by an ``Authorization: Bearer <token>`` value (spectator if none)."""
+        if authorization is None or not authorization.strip():
+            return SPECTATOR
+        match = re.fullmatch(r"\s*Bearer\s+(\S+)\s*", authorization, flags=re.IGNORECASE)
+        if match is None:
+            raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
+        hashed = token_hash(match.group(1))
+        with self._tokens_lock:
+            known = self._tokens.get(hashed)
+        if known is not None:
+            return known
+        try:
+            credential = self.store.repository.get(credential_id(hashed))
+            player = self.store.repository.get(uuid.UUID(credential.player_id))
+        except AggregateNotFoundError:
+            raise Unauthenticated("This token is not valid; register to get one.") from None
+        caller = Caller(str(player.id), player.name)
+        with self._tokens_lock:
+            self._tokens[hashed] = caller
+        return caller
+
+    def player_name(self, player_id: str) -> str | None:
+        try:
+            return self.store.repository.get(uuid.UUID(player_id)).name  # type: ignore[no-any-return]
+        except (AggregateNotFoundError, ValueError):
+            return None
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> GameTable:
+        """The current game (shared with the cache: do not change it)."""
+        try:
+            ident = uuid.UUID(str(game_id))
+        except ValueError:
+            raise NotFound(f"There is no game with id {game_id!r}.") from None
+        try:
+            game = self.store.repository.get(ident, deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise NotFound(f"There is no game with id {game_id!r}.") from None
+        if not isinstance(game, GameTable):
+            raise NotFound(f"There is no game with id {game_id!r}.")
+        return game
+
+    def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        game = self.get(game_id)
+        stored = self.store.events.get(game.id, gt=after, limit=limit)
+        return [recorded(e) for e in stored]
+
+    def at_version(self, game_id: str, version: int) -> GameTable:
+        game = self.get(game_id)
+        if not 1 <= version <= game.version:
+            raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
+        return self.store.repository.get(game.id, version=version)  # type: ignore[no-any-return]
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        caller: Caller,
+        kind: str,
+        seats: int,
+        options: JSON | None,
+        seed: str | None,
+    ) -> GameTable:
+        require_player(caller)
+        if kind not in KINDS:
+            raise BadInput(f"Unknown game kind {kind!r}; choose one of {', '.join(KINDS)}.")
+        rules = rules_for(kind)
+        if not rules.min_seats <= seats <= rules.max_seats:
+            raise BadInput(
+                f"{kind} is played by {rules.min_seats} to {rules.max_seats} players, not {seats}."
+            )
+        if options is not None and not isinstance(options, dict):
+            raise BadInput("options must be a JSON object.")
+        try:
+            normalized = rules.normalize_options(seats, dict(options or {}))
+        except RulesError as refused:
+            raise BadInput(str(refused)) from None
+        if seed is not None and (not seed or len(seed) > 200):
+            raise BadInput("A seed is a non-empty string of at most 200 characters.")
+        seed = seed if seed is not None else secrets.token_hex(16)
+        opened = tables.created(
+            kind, seats, normalized, seed, commitment(seed), caller.player_id, rules.version
+        )
+        game = GameTable(
+            type=opened.type,
+            data=opened.data,
+            seat=None,
+            automatic=False,
+            actor=caller.player_id,
+            command=None,
+            rules_version=rules.version,
+        )
+        self.store.save(game)
+        self._saved(game)
+        return game
+
+    def join_game(self, caller: Caller, game_id: str, seat: int | None) -> GameTable:
+        require_player(caller)
+        assert caller.player_id is not None and caller.name is not None
+        return self._take_seat(game_id, seat, caller.player_id, caller.name, None)
+
+    def add_bot(
+        self, caller: Caller, game_id: str, seat: int | None, strategy: str | None
+    ) -> GameTable:
+        require_player(caller)
+        strategy = strategy or "random"
+        if strategy not in BOT_STRATEGIES:
+            raise BadInput(
+                f"Unknown bot strategy {strategy!r}; choose one of {', '.join(BOT_STRATEGIES)}."
+            )
+        game = self.get(game_id)
+        table = game.table
+        if caller.player_id != table.created_by and not table.seats_of(caller.player_id or ""):
+            raise Forbidden("Only the creator of a table or a seated player may add a bot.")
+        return self._take_seat(game_id, seat, None, f"Bot ({strategy})", strategy)
+
+    def _take_seat(
+        self, game_id: str, seat: int | None, player_id: str | None, name: str, bot: str | None
+    ) -> GameTable:
+        for _ in range(MAX_RETRIES):
+            game = self._load_for_command(game_id)
+            table = game.table
+            if table.status != tables.OPEN:
+                raise GameNotActive("This table is no longer open: every seat is taken.")
+            free = table.free_seats()
+            if seat is None:
+                chosen = free[0]
+            elif not 0 <= seat < table.seats:
+                raise BadInput(f"Seats are numbered 0 to {table.seats - 1}, not {seat}.")
+            elif seat not in free:
+                raise Conflict(f"Seat {seat} is already taken.")
+            else:
+                chosen = seat
+            game.record(
+                Event(
+                    tables.SEAT_TAKEN,
+                    {"seat": chosen, "player_id": player_id, "name": name, "bot": bot},
+                    chosen,
+                ),
+                actor=player_id,
+            )
+            if len(free) == 1:
+                self._start(game)
+            self._run_bots(game)
+            if self._try_save(game):
+                return self.get(game_id)
+        raise Conflict("The table changed too often while taking the seat; try again.")
+
+    def _start(self, game: GameTable) -> None:
+        table = game.table
+        rules = rules_for(table.kind)
+        game.record(Event(tables.GAME_STARTED, {"seats": table.seats}))
+        rng = rng_for(table.seed, game.version)
+        events = rules.setup(table.seats, table.options, rng)
+        for event in events:
+            game.record(event)
+        steps, _ = run_automatic(rules, copy.deepcopy(game.table.game), rng)
+        for step in steps:
+            game.record(step.event, automatic=True)
+        self._finish_if_over(game, rules)
+
+    def act(
+        self,
+        caller: Caller,
+        game_id: str,
+        action: Any,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[GameTable, list[Recorded]]:
+        require_player(caller)
+        assert caller.player_id is not None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise BadInput('An action is a JSON object with a "type", e.g. {"type": "pass"}.')
+        if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_KEY_LENGTH:
+            raise BadInput(f"An idempotency key has 1 to {MAX_KEY_LENGTH} characters.")
+        command = (
+            f"{caller.player_id}:{idempotency_key}"
+            if idempotency_key is not None
+            else f"{caller.player_id}:{uuid.uuid4()}"
+        )
+        for _ in range(MAX_RETRIES):
+            game = self._load_for_command(game_id)
+            if command in game.commands:
+                return self._repeat(game_id, game, command)
+            table = game.table
+            seats = table.seats_of(caller.player_id)
+            if not seats:
+                raise Forbidden("You do not hold a seat at this table; spectators cannot act.")
+            if table.status != tables.ACTIVE:
+                raise GameNotActive(f"This game is {table.status.lower()}; no action is possible.")
+            if expected_version is not None and expected_version != game.version:
+                raise Conflict(
+                    f"The game is at version {game.version}, not {expected_version}: "
+                    "reload it and decide again."
+                )
+            rules = rules_for(table.kind)
+            seat = pick_seat(rules, table.game, seats)
+            first = game.version + 1
+            try:
+                steps, _ = play(
+                    rules,
+                    copy.deepcopy(table.game),
+                    seat,
+                    action,
+                    rng_for(table.seed, game.version),
+                )
+            except RulesError as refused:
+                raise PapyrusError(refused.message, code=refused.code, rule=refused.rule) from None
+            self._record_steps(game, steps, caller.player_id, command)
+            self._finish_if_over(game, rules)
+            last = game.version
+            self._run_bots(game)
+            if self._try_save(game):
+                return self.get(game_id), self._range(game_id, first, last)
+            if expected_version is not None:
+                raise Conflict(
+                    "Another action was recorded first: reload the game and decide again."
+                )
+        raise Conflict("The game changed too often while deciding; try again.")
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _load_for_command(self, game_id: str) -> GameTable:
+        self.get(game_id)  # NOT_FOUND for unknown ids, same message everywhere
+        game = self.store.repository.get(uuid.UUID(str(game_id)))
+        assert isinstance(game, GameTable)
+        return game
+
+    def _try_save(self, game: GameTable) -> bool:
+        try:
+            self.store.save(game)
+        except IntegrityError:
+            return False
+        self._saved(game)
+        return True
+
+    def _repeat(
+        self, game_id: str, game: GameTable, command: str
+    ) -> tuple[GameTable, list[Recorded]]:
+        first, last = game.commands[command]
+        return self.get(game_id), self._range(game_id, first, last)
+
+    def _range(self, game_id: str, first: int, last: int) -> list[Recorded]:
+        return [e for e in self.events(game_id, after=first - 1, limit=last - first + 1)]
+
+    def _record_steps(
+        self, game: GameTable, steps: Sequence[Step], actor: str | None, command: str | None
+    ) -> None:
+        for step in steps:
+            game.record(step.event, automatic=step.automatic, actor=actor, command=command)
+
+    def _finish_if_over(self, game: GameTable, rules: Rules[Any]) -> None:
+        table = game.table
+        if table.status == tables.ACTIVE and table.game is not None:
+            outcome = rules.outcome(table.game)
+            if outcome is not None:
+                game.record(tables.finished(outcome))
+
+    def _run_bots(self, game: GameTable) -> None:
+        """Let server-side bots play while one of their seats must act (in the same save)."""
+        table = game.table
+        if table.status != tables.ACTIVE or not table.bot_seats():
+            return
+        rules = rules_for(table.kind)
+        bots = set(table.bot_seats())
+        while table.status == tables.ACTIVE:
+            due = [s for s in rules.active_seats(table.game) if s in bots]
+            if not due:
+                return
+            seat = due[0]
+            chooser = random.Random(f"bot:{table.seed}:{game.version}")
+            legal = rules.legal_actions(table.game, seat)
+            action = chooser.choice(legal)
+            steps, _ = play(
+                rules, copy.deepcopy(table.game), seat, action, rng_for(table.seed, game.version)
+            )
+            self._record_steps(game, steps, None, f"bot:{seat}:{game.version}")
+            self._finish_if_over(game, rules)
+            table = game.table
+
+
+def require_player(caller: Caller) -> None:
+    if not caller.is_player:
+        raise Unauthenticated("Sign in first: send 'Authorization: Bearer <token>'.")
+
+
+def pick_seat(rules: Rules[Any], state: Any, seats: list[int]) -> int:
+    """The caller's seat that must act now (a player usually holds one seat)."""
+    active = rules.active_seats(state)
+    for seat in seats:
+        if seat in active:
+            return seat
+    return seats[0]
+
+
+def replay_table(events: Sequence[Recorded]) -> tables.Table:
+    """The table rebuilt from its stored events alone (for checks and audits)."""
+    table = tables.start(events[0].event)
+    rules = rules_for(table.kind)
+    for e in events[1:]:
+        table = tables.evolve(table, e.event, rules)
+    return table
+
+
+__all__ = ["SPECTATOR", "Caller", "Games", "Recorded", "apply_events", "replay_table"]
