@@ -1,0 +1,267 @@
+"""GraphQL object types of API.md ("Players", "Games")."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from domain import table as tables
+from service import views
+from service.errors import BadInput
+from service.games import Caller
+from service.graphql.context import Context
+from service.store import GameTable
+
+MAX_PAGE = 200
+
+
+@strawberry.enum
+class GameKind(Enum):
+    IMHOTEP = "imhotep"
+    AMUN_RE = "amun_re"
+
+
+@strawberry.enum
+class GameStatus(Enum):
+    OPEN = tables.OPEN
+    ACTIVE = tables.ACTIVE
+    FINISHED = tables.FINISHED
+    ABANDONED = tables.ABANDONED
+
+
+@strawberry.type
+class Player:
+    id: strawberry.ID
+    name: str
+
+
+@strawberry.type
+class PlayerSession:
+    player: Player
+    token: str = strawberry.field(description="Shown once; the server keeps only its hash.")
+
+
+@strawberry.type
+class Seat:
+    seat: int
+    player: Player | None
+    is_bot: bool
+    strategy: str | None = None
+
+
+@strawberry.type
+class GameResult:
+    scores: list[int]
+    winners: list[int]
+    ranks: list[int]
+
+
+@strawberry.type
+class GameEvent:
+    version: int
+    at: datetime
+    seat: int | None
+    type: str
+    data: JSON
+    automatic: bool = strawberry.field(
+        description="True for a step nobody chose (the only legal option, applied at once)."
+    )
+
+    @classmethod
+    def of(cls, shown: dict[str, Any]) -> GameEvent:
+        return cls(**shown)
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type
+class GameEventEdge:
+    cursor: str
+    node: GameEvent
+
+
+@strawberry.type
+class GameEventConnection:
+    edges: list[GameEventEdge]
+    nodes: list[GameEvent]
+    page_info: PageInfo
+    total_count: int
+
+
+def encode_cursor(prefix: str, value: int | str) -> str:
+    return base64.urlsafe_b64encode(f"{prefix}:{value}".encode()).decode()
+
+
+def decode_cursor(prefix: str, cursor: str | None) -> str | None:
+    if cursor is None:
+        return None
+    try:
+        kind, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput(f"The cursor {cursor!r} is not one this server gave out.") from None
+    if kind != prefix or not value:
+        raise BadInput(f"The cursor {cursor!r} is not one this server gave out.")
+    return value
+
+
+def page_size(first: int | None, default: int = 50) -> int:
+    if first is None:
+        return default
+    if not 0 <= first <= MAX_PAGE:
+        raise BadInput(f"first must be between 0 and {MAX_PAGE}, not {first}.")
+    return first
+
+
+@strawberry.type
+class Game:
+    _game: strawberry.Private[GameTable]
+    _caller: strawberry.Private[Caller]
+
+    @property
+    def _table(self) -> tables.Table:
+        return self._game.table
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(str(self._game.id))
+
+    @strawberry.field
+    def kind(self) -> GameKind:
+        return GameKind(self._table.kind)
+
+    @strawberry.field
+    def status(self) -> GameStatus:
+        return GameStatus(self._table.status)
+
+    @strawberry.field
+    def options(self) -> JSON:
+        return self._table.options
+
+    @strawberry.field(description="Number of the last event.")
+    def version(self) -> int:
+        return int(self._game.version)
+
+    @strawberry.field(description="Commitment (SHA-256) to the secret seed of the game.")
+    def seed_commitment(self) -> str:
+        return self._table.seed_commitment
+
+    @strawberry.field
+    def rules_version(self) -> str:
+        return self._table.rules_version
+
+    @strawberry.field
+    def created_at(self) -> datetime:
+        return self._game.created_on  # type: ignore[no-any-return]
+
+    @strawberry.field
+    def updated_at(self) -> datetime:
+        return self._game.modified_on  # type: ignore[no-any-return]
+
+    @strawberry.field
+    def seats(self) -> list[Seat]:
+        return [
+            Seat(
+                seat=s["seat"],
+                player=Player(id=strawberry.ID(s["player_id"]), name=s["name"])
+                if s["player_id"]
+                else None,
+                is_bot=s["is_bot"],
+                strategy=s["strategy"],
+            )
+            for s in views.seat_list(self._table)
+        ]
+
+    @strawberry.field(description="The caller's seat; null for spectators.")
+    def my_seat(self) -> int | None:
+        return views.my_seat(self._table, self._caller)
+
+    @strawberry.field(description="Who must act now.")
+    def active_seats(self) -> list[int]:
+        return views.active_seats(self._table)
+
+    @strawberry.field(description="The game state as the caller may see it.")
+    def state(self) -> JSON:
+        return views.state(self._table, self._caller)
+
+    @strawberry.field(description="Exactly the actions `act` accepts from the caller now.")
+    def legal_actions(self) -> list[JSON]:
+        return views.legal_actions(self._table, self._caller)
+
+    @strawberry.field(description="The public score track, by seat.")
+    def scores(self) -> list[int]:
+        return views.scores(self._table)
+
+    @strawberry.field
+    def result(self) -> GameResult | None:
+        shown = views.result(self._table)
+        return GameResult(**shown) if shown else None
+
+    @strawberry.field(description="The audit log, as the caller may see it.")
+    async def events(
+        self,
+        info: strawberry.Info[Context, None],
+        first: int | None = None,
+        after: str | None = None,
+    ) -> GameEventConnection:
+        limit = page_size(first, default=100)
+        start = int(decode_cursor("event", after) or 0)
+        records = await info.context.run(
+            info.context.games.events, str(self._game.id), start, limit + 1
+        )
+        shown = [views.event(self._table, r, self._caller) for r in records[:limit]]
+        nodes = [GameEvent.of(s) for s in shown]
+        edges = [GameEventEdge(cursor=encode_cursor("event", n.version), node=n) for n in nodes]
+        return GameEventConnection(
+            edges=edges,
+            nodes=nodes,
+            page_info=PageInfo(
+                has_next_page=len(records) > limit,
+                end_cursor=edges[-1].cursor if edges else after,
+            ),
+            total_count=int(self._game.version),
+        )
+
+    @strawberry.field(description="Replay: the state right after event `version`.")
+    async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:
+        past = await info.context.run(info.context.games.at_version, str(self._game.id), version)
+        # Time travel shows what was visible then; once the game is over everything is public.
+        return views.state(past.table, self._caller, revealed=views.is_revealed(self._table))
+
+
+@strawberry.type
+class GameEdge:
+    cursor: str
+    node: Game
+
+
+@strawberry.type
+class GameConnection:
+    edges: list[GameEdge]
+    nodes: list[Game]
+    page_info: PageInfo
+
+
+@strawberry.type
+class ActResult:
+    game: Game
+    events: list[GameEvent]
+
+
+@strawberry.input
+class CreateGameInput:
+    kind: GameKind
+    seats: int
+    options: JSON | None = None
+    seed: str | None = None
+
+
+GameID = Annotated[strawberry.ID, strawberry.argument(description="A game's id.")]

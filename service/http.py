@@ -1,0 +1,174 @@
+"""The ASGI application: GraphQL (+ GraphiQL and websockets), REST, health (API.md "Transport").
+
+``create_app(settings)`` builds everything; resources (the event store, the read model, the
+worker threads) are opened in the lifespan, nothing at import time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http.exceptions import HTTPException
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+
+from service.catalog import Catalog
+from service.games import Games
+from service.graphql.context import Context
+from service.graphql.schema import schema
+from service.hub import Hub
+from service.rest import rest_routes
+from service.settings import Settings
+from service.store import Database, open_store
+
+
+class Runtime:
+    """What the lifespan opens: the store, the application, the read model, the hub."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.database = Database(settings.database_url)
+        self.store = open_store(settings.database_url)
+        self.games = Games(self.store)
+        self.catalog = Catalog(self.store, self.database)
+        self.hub = Hub()
+        self.games.subscribe(self.hub.notify)
+        self.executor = ThreadPoolExecutor(settings.workers, thread_name_prefix="papyrus")
+
+    def context(self, authorization: str | None = None, request: Any = None) -> Context:
+        return Context(
+            games=self.games,
+            hub=self.hub,
+            catalog=self.catalog,
+            executor=self.executor,
+            authorization=authorization,
+            request=request,
+        )
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.catalog.close()
+        self.store.close()
+
+
+def graphql_error(message: str, code: str = "BAD_INPUT", status: int = 422) -> JSONResponse:
+    return JSONResponse(
+        {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]},
+        status_code=status,
+    )
+
+
+class PapyrusGraphQL(GraphQL[Context, None]):
+    def __init__(self, runtime_of: Any, settings: Settings) -> None:
+        super().__init__(
+            schema,
+            subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL),
+            allowed_origins=settings.allowed_origins,
+            keep_alive=True,
+            keep_alive_interval=15,
+        )
+        self.runtime_of = runtime_of
+        self.max_body = settings.max_body_bytes
+
+    async def get_context(self, request: Any, response: Any) -> Context:
+        runtime: Runtime = self.runtime_of()
+        authorization = None
+        if isinstance(request, Request):
+            authorization = request.headers.get("authorization")
+        context = runtime.context(authorization, request)
+        context.response = response
+        return context
+
+    async def on_ws_connect(self, context: Context) -> Any:
+        refused = context.check_caller()
+        if refused is not None:
+            raise ConnectionRejectionError({"code": refused.code, "message": refused.message})
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            response: Response = graphql_error(
+                f"The request is larger than {self.max_body} bytes.", status=413
+            )
+        else:
+            try:
+                response = await self.run(request)  # type: ignore[assignment]
+            except HTTPException as refused:
+                response = graphql_error(refused.reason, status=refused.status_code)
+        await response(scope, receive, send)
+
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    runtime: Runtime = request.app.state.runtime
+    try:
+        await asyncio.get_running_loop().run_in_executor(
+            runtime.executor,
+            runtime.store.recorder.max_notification_id,  # type: ignore[attr-defined]
+        )
+    except Exception as failure:  # the store is what we check: any failure means not ready
+        return JSONResponse(
+            {"status": "unavailable", "code": "UNAVAILABLE", "detail": str(failure)[:200]},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ok"})
+
+
+async def index(request: Request) -> Response:
+    return JSONResponse(
+        {
+            "name": "Papyrus",
+            "graphql": "/graphql",
+            "rest": "/api/v1",
+            "openapi": "/api/v1/openapi.json",
+        }
+    )
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+    holder: dict[str, Runtime] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        runtime = Runtime(settings)
+        runtime.hub.bind(asyncio.get_running_loop())
+        holder["runtime"] = runtime
+        app.state.runtime = runtime
+        try:
+            yield
+        finally:
+            runtime.close()
+
+    graphql = PapyrusGraphQL(lambda: holder["runtime"], settings)
+    routes: list[BaseRoute] = [
+        Route("/", index),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/graphql", graphql, methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", graphql),
+        Mount("/api/v1", routes=rest_routes()),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    return app
+
+

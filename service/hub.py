@@ -1,0 +1,42 @@
+"""Wakes live subscribers when a game has new events (in this process or, via polling, another).
+
+The hub carries no event data: a woken subscriber reads the new events from the store after the
+last version it delivered, so delivery is exactly once and in order whatever the wake-ups.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def notify(self, game_id: str, version: int = 0) -> None:
+        """Thread-safe: called by the store writer after each save."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._wake, game_id)
+
+    def _wake(self, game_id: str) -> None:
+        for waiter in self._waiters.get(game_id, ()):
+            waiter.set()
+
+    def waiter(self, game_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters[game_id].add(event)
+        return event
+
+    def release(self, game_id: str, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[game_id]

@@ -1,0 +1,345 @@
+"""The OpenAPI 3.1 document of the REST API (served at ``/api/v1/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON_OBJECT: dict[str, Any] = {"type": "object", "additionalProperties": True}
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def problem_responses(*codes: int) -> dict[str, Any]:
+    return {
+        str(code): {
+            "description": "A problem (RFC 9457) with a stable `code`.",
+            "content": {"application/problem+json": {"schema": ref("Problem")}},
+        }
+        for code in codes
+    }
+
+
+def ok(schema: dict[str, Any], status: int = 200, text: str = "OK") -> dict[str, Any]:
+    return {str(status): {"description": text, "content": {"application/json": {"schema": schema}}}}
+
+
+GAME_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Papyrus REST API",
+        "version": "1",
+        "description": "The REST mirror of the Papyrus GraphQL API. Send "
+        "`Authorization: Bearer <token>` to act as a player; without it you are a spectator.",
+    },
+    "servers": [{"url": "/api/v1"}],
+    "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "schemas": {
+            "Problem": {
+                "type": "object",
+                "required": ["type", "title", "status", "detail", "code"],
+                "properties": {
+                    "type": {"type": "string"},
+                    "title": {"type": "string"},
+                    "status": {"type": "integer"},
+                    "detail": {"type": "string"},
+                    "code": {
+                        "type": "string",
+                        "enum": [
+                            "BAD_INPUT",
+                            "UNAUTHENTICATED",
+                            "FORBIDDEN",
+                            "NOT_FOUND",
+                            "NOT_YOUR_TURN",
+                            "ILLEGAL_ACTION",
+                            "CONFLICT",
+                            "GAME_NOT_ACTIVE",
+                            "RATE_LIMITED",
+                            "UNAVAILABLE",
+                            "INTERNAL",
+                        ],
+                    },
+                    "rule": {"type": "string", "description": "The rule an illegal action breaks."},
+                },
+            },
+            "Player": {
+                "type": "object",
+                "required": ["id", "name"],
+                "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
+            },
+            "PlayerSession": {
+                "type": "object",
+                "required": ["player", "token"],
+                "properties": {"player": ref("Player"), "token": {"type": "string"}},
+            },
+            "Seat": {
+                "type": "object",
+                "required": ["seat", "player", "isBot"],
+                "properties": {
+                    "seat": {"type": "integer"},
+                    "player": {"oneOf": [ref("Player"), {"type": "null"}]},
+                    "isBot": {"type": "boolean"},
+                    "strategy": {"type": ["string", "null"]},
+                },
+            },
+            "GameResult": {
+                "type": "object",
+                "properties": {
+                    "scores": {"type": "array", "items": {"type": "integer"}},
+                    "winners": {"type": "array", "items": {"type": "integer"}},
+                    "ranks": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+            "Game": {
+                "type": "object",
+                "required": ["id", "kind", "status", "options", "version", "seats", "state"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "kind": {"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]},
+                    "status": {
+                        "type": "string",
+                        "enum": ["OPEN", "ACTIVE", "FINISHED", "ABANDONED"],
+                    },
+                    "options": JSON_OBJECT,
+                    "version": {"type": "integer"},
+                    "seedCommitment": {"type": "string"},
+                    "rulesVersion": {"type": "string"},
+                    "seats": {"type": "array", "items": ref("Seat")},
+                    "mySeat": {"type": ["integer", "null"]},
+                    "activeSeats": {"type": "array", "items": {"type": "integer"}},
+                    "state": JSON_OBJECT,
+                    "legalActions": {"type": "array", "items": JSON_OBJECT},
+                    "scores": {"type": "array", "items": {"type": "integer"}},
+                    "result": {"oneOf": [ref("GameResult"), {"type": "null"}]},
+                    "createdAt": {"type": "string", "format": "date-time"},
+                    "updatedAt": {"type": "string", "format": "date-time"},
+                },
+            },
+            "GameEvent": {
+                "type": "object",
+                "required": ["version", "at", "seat", "type", "data"],
+                "properties": {
+                    "version": {"type": "integer"},
+                    "at": {"type": "string", "format": "date-time"},
+                    "seat": {"type": ["integer", "null"]},
+                    "type": {"type": "string"},
+                    "data": JSON_OBJECT,
+                    "automatic": {"type": "boolean"},
+                },
+            },
+        },
+    },
+    "security": [{}, {"bearer": []}],
+    "paths": {
+        "/players": {
+            "post": {
+                "summary": "Register a player; the token is shown once",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["name"],
+                                "properties": {"name": {"type": "string", "maxLength": 40}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    **ok(ref("PlayerSession"), 201, "Registered"),
+                    **problem_responses(422),
+                },
+            }
+        },
+        "/me": {
+            "get": {
+                "summary": "The caller",
+                "responses": {**ok(ref("Player")), **problem_responses(401)},
+            }
+        },
+        "/games": {
+            "get": {
+                "summary": "List games, newest first",
+                "parameters": [
+                    {
+                        "name": "kind",
+                        "in": "query",
+                        "schema": {"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]},
+                    },
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "schema": {
+                            "type": "string",
+                            "enum": ["OPEN", "ACTIVE", "FINISHED", "ABANDONED"],
+                        },
+                    },
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+                    },
+                    {"name": "cursor", "in": "query", "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    **ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "items": {"type": "array", "items": ref("Game")},
+                                "nextCursor": {"type": ["string", "null"]},
+                            },
+                        }
+                    ),
+                    **problem_responses(422),
+                },
+            },
+            "post": {
+                "summary": "Open a new table (the creator is not seated)",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["kind", "seats"],
+                                "properties": {
+                                    "kind": {"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]},
+                                    "seats": {"type": "integer"},
+                                    "options": JSON_OBJECT,
+                                    "seed": {"type": "string"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {**ok(ref("Game"), 201, "Created"), **problem_responses(401, 422)},
+            },
+        },
+        "/games/{id}": {
+            "get": {
+                "summary": "A game as the caller may see it",
+                "parameters": [GAME_ID],
+                "responses": {**ok(ref("Game")), **problem_responses(404)},
+            }
+        },
+        "/games/{id}/seats": {
+            "post": {
+                "summary": "Take a seat (the first free one if none is given)",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"seat": {"type": "integer"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {**ok(ref("Game")), **problem_responses(401, 404, 409, 422)},
+            }
+        },
+        "/games/{id}/bots": {
+            "post": {
+                "summary": "A server-side bot takes a seat",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "seat": {"type": "integer"},
+                                    "strategy": {"type": "string", "enum": ["random"]},
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
+            }
+        },
+        "/games/{id}/actions": {
+            "post": {
+                "summary": "One action for the caller's seat",
+                "parameters": [
+                    GAME_ID,
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "schema": {"type": "string", "maxLength": 200},
+                    },
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["action"],
+                                "properties": {
+                                    "action": {**JSON_OBJECT, "required": ["type"]},
+                                    "expectedVersion": {"type": "integer"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    **ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "game": ref("Game"),
+                                "events": {"type": "array", "items": ref("GameEvent")},
+                            },
+                        }
+                    ),
+                    **problem_responses(401, 403, 404, 409, 422),
+                },
+            }
+        },
+        "/games/{id}/events": {
+            "get": {
+                "summary": "The audit log as the caller may see it",
+                "parameters": [
+                    GAME_ID,
+                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+                    },
+                ],
+                "responses": {
+                    **ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "items": {"type": "array", "items": ref("GameEvent")},
+                                "nextAfter": {"type": ["integer", "null"]},
+                            },
+                        }
+                    ),
+                    **problem_responses(404, 422),
+                },
+            }
+        },
+        "/games/{id}/state": {
+            "get": {
+                "summary": "The state, now or right after event `version`, as the caller sees it",
+                "parameters": [
+                    GAME_ID,
+                    {"name": "version", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+                ],
+                "responses": {**ok(JSON_OBJECT), **problem_responses(404, 422)},
+            }
+        },
+    },
+}

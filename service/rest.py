@@ -1,0 +1,310 @@
+"""The REST mirror of the GraphQL API under ``/api/v1`` (API.md), with its OpenAPI document.
+
+Handlers are as thin as the resolvers: parse, call ``service.games.Games``, present through
+``service.views``. Failures are ``application/problem+json`` (RFC 9457) with the same ``code``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from domain import table as tables
+from service import views
+from service.errors import BadInput, NotFound, PapyrusError, Unauthenticated
+from service.games import Caller
+from service.openapi import OPENAPI
+
+MAX_LIMIT = 200
+KINDS = {"imhotep": "imhotep", "amun_re": "amun_re"}
+STATUSES = (tables.OPEN, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def problem(error: PapyrusError) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": f"https://papyrus.example/errors/{error.code.lower()}",
+        "title": error.code.replace("_", " ").capitalize(),
+        "status": error.status,
+        "detail": error.message,
+        "code": error.code,
+    }
+    if error.rule:
+        body["rule"] = error.rule
+    return JSONResponse(body, status_code=error.status, media_type="application/problem+json")
+
+
+def endpoint(handler: Handler) -> Handler:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except PapyrusError as refused:
+            return problem(refused)
+
+    return wrapped
+
+
+def runtime(request: Request) -> Any:
+    return request.app.state.runtime
+
+
+async def run(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(runtime(request).executor, lambda: fn(*args))
+
+
+async def caller_of(request: Request) -> Caller:
+    return await run(
+        request, runtime(request).games.authenticate, request.headers.get("authorization")
+    )  # type: ignore[no-any-return]
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > runtime(request).settings.max_body_bytes:
+        raise BadInput("The request body is too large.")
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput("The request body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise BadInput("The request body must be a JSON object.")
+    return body
+
+
+def int_param(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise BadInput(f"{name} must be an integer.")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise BadInput(f"{name} must be an integer, not {value!r}.") from None
+    if number < minimum or (maximum is not None and number > maximum):
+        bound = f" and {maximum}" if maximum is not None else ""
+        raise BadInput(f"{name} must be at least {minimum}{bound}.")
+    return number
+
+
+def present_game(game: Any, caller: Caller) -> dict[str, Any]:
+    table = game.table
+    return {
+        "id": str(game.id),
+        "kind": table.kind.upper(),
+        "status": table.status,
+        "options": table.options,
+        "version": game.version,
+        "seedCommitment": table.seed_commitment,
+        "rulesVersion": table.rules_version,
+        "seats": [
+            {
+                "seat": s["seat"],
+                "player": {"id": s["player_id"], "name": s["name"]} if s["player_id"] else None,
+                "isBot": s["is_bot"],
+                "strategy": s["strategy"],
+            }
+            for s in views.seat_list(table)
+        ],
+        "mySeat": views.my_seat(table, caller),
+        "activeSeats": views.active_seats(table),
+        "state": views.state(table, caller),
+        "legalActions": views.legal_actions(table, caller),
+        "scores": views.scores(table),
+        "result": views.result(table),
+        "createdAt": game.created_on.isoformat(),
+        "updatedAt": game.modified_on.isoformat(),
+    }
+
+
+def present_event(shown: dict[str, Any]) -> dict[str, Any]:
+    return {**shown, "at": shown["at"].isoformat()}
+
+
+@endpoint
+async def register(request: Request) -> Response:
+    body = await body_of(request)
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise BadInput('Send {"name": "..."}.')
+    caller, token = await run(request, runtime(request).games.register_player, name)
+    return JSONResponse(
+        {"player": {"id": caller.player_id, "name": caller.name}, "token": token}, status_code=201
+    )
+
+
+@endpoint
+async def me(request: Request) -> Response:
+    caller = await caller_of(request)
+    if not caller.is_player:
+        raise Unauthenticated("No token was sent: you are a spectator.")
+    return JSONResponse({"id": caller.player_id, "name": caller.name})
+
+
+@endpoint
+async def create_game(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    kind = body.get("kind")
+    if not isinstance(kind, str) or kind.lower() not in KINDS:
+        raise BadInput('kind must be "IMHOTEP" or "AMUN_RE".')
+    seats = int_param(body.get("seats"), "seats", minimum=1, maximum=100)
+    if seats is None:
+        raise BadInput("seats is required.")
+    seed = body.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise BadInput("seed must be a string.")
+    game = await run(
+        request,
+        runtime(request).games.create_game,
+        caller,
+        KINDS[kind.lower()],
+        seats,
+        body.get("options"),
+        seed,
+    )
+    return JSONResponse(present_game(game, caller), status_code=201)
+
+
+@endpoint
+async def list_games(request: Request) -> Response:
+    caller = await caller_of(request)
+    q = request.query_params
+    kind = q.get("kind")
+    if kind is not None and kind.lower() not in KINDS:
+        raise BadInput('kind must be "IMHOTEP" or "AMUN_RE".')
+    status = q.get("status")
+    if status is not None and status.upper() not in STATUSES:
+        raise BadInput(f"status must be one of {', '.join(STATUSES)}.")
+    limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50
+    cursor = int_param(q.get("cursor"), "cursor", minimum=0)
+    rows = await run(
+        request,
+        runtime(request).catalog.list,
+        KINDS[kind.lower()] if kind else None,
+        status.upper() if status else None,
+        limit + 1,
+        cursor,
+    )
+    items = []
+    for row in rows[:limit]:
+        game = await run(request, runtime(request).games.get, row["game_id"])
+        items.append(present_game(game, caller))
+    next_cursor = str(rows[limit - 1]["seq"]) if len(rows) > limit else None
+    return JSONResponse({"items": items, "nextCursor": next_cursor})
+
+
+@endpoint
+async def get_game(request: Request) -> Response:
+    caller = await caller_of(request)
+    game = await run(request, runtime(request).games.get, request.path_params["id"])
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
+async def join(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    seat = int_param(body.get("seat"), "seat")
+    game = await run(
+        request, runtime(request).games.join_game, caller, request.path_params["id"], seat
+    )
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
+async def add_bot(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    seat = int_param(body.get("seat"), "seat")
+    strategy = body.get("strategy")
+    if strategy is not None and not isinstance(strategy, str):
+        raise BadInput("strategy must be a string.")
+    game = await run(
+        request, runtime(request).games.add_bot, caller, request.path_params["id"], seat, strategy
+    )
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
+async def act(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    if "action" not in body:
+        raise BadInput('Send {"action": {"type": ...}, "expectedVersion": N}.')
+    expected = int_param(body.get("expectedVersion"), "expectedVersion")
+    key = request.headers.get("idempotency-key")
+    game, records = await run(
+        request,
+        runtime(request).games.act,
+        caller,
+        request.path_params["id"],
+        body["action"],
+        expected,
+        key,
+    )
+    return JSONResponse(
+        {
+            "game": present_game(game, caller),
+            "events": [present_event(views.event(game.table, r, caller)) for r in records],
+        }
+    )
+
+
+@endpoint
+async def list_events(request: Request) -> Response:
+    caller = await caller_of(request)
+    q = request.query_params
+    after = int_param(q.get("after"), "after") or 0
+    limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 100
+    games = runtime(request).games
+    game = await run(request, games.get, request.path_params["id"])
+    records = await run(request, games.events, str(game.id), after, limit + 1)
+    items = [present_event(views.event(game.table, r, caller)) for r in records[:limit]]
+    next_after = items[-1]["version"] if len(records) > limit else None
+    return JSONResponse({"items": items, "nextAfter": next_after})
+
+
+@endpoint
+async def state_at(request: Request) -> Response:
+    caller = await caller_of(request)
+    games = runtime(request).games
+    game = await run(request, games.get, request.path_params["id"])
+    version = int_param(request.query_params.get("version"), "version", minimum=1)
+    if version is None:
+        return JSONResponse(views.state(game.table, caller))
+    past = await run(request, games.at_version, str(game.id), version)
+    return JSONResponse(views.state(past.table, caller, revealed=views.is_revealed(game.table)))
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(OPENAPI)
+
+
+async def not_found(request: Request) -> Response:
+    return problem(NotFound(f"There is no resource at {request.url.path}."))
+
+
+def rest_routes() -> list[Route]:
+    return [
+        Route("/openapi.json", openapi),
+        Route("/players", register, methods=["POST"]),
+        Route("/me", me),
+        Route("/games", list_games, methods=["GET"]),
+        Route("/games", create_game, methods=["POST"]),
+        Route("/games/{id}", get_game),
+        Route("/games/{id}/seats", join, methods=["POST"]),
+        Route("/games/{id}/bots", add_bot, methods=["POST"]),
+        Route("/games/{id}/actions", act, methods=["POST"]),
+        Route("/games/{id}/events", list_events),
+        Route("/games/{id}/state", state_at),
+    ]

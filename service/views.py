@@ -1,0 +1,114 @@
+"""What a caller may see of a game: every read path (GraphQL, REST, subscriptions) goes here.
+
+The secrets are decided by each game's own allow-list views (``Rules.view`` and
+``Rules.view_event``) and by ``domain.table.view_table_event``; this module only works out who the
+caller is at the table and whether the game is over (then everything is revealed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import table as tables
+from domain.contract import JSON, Event
+from domain.registry import rules_for
+from service.games import Caller, Recorded
+
+HIDDEN = "hidden"
+
+
+def seats_of(table: tables.Table, caller: Caller) -> list[int]:
+    return table.seats_of(caller.player_id) if caller.player_id else []
+
+
+def my_seat(table: tables.Table, caller: Caller) -> int | None:
+    """The seat whose secrets the caller sees: the one that must act now, else the first held."""
+    seats = seats_of(table, caller)
+    if not seats:
+        return None
+    if table.status == tables.ACTIVE:
+        active = rules_for(table.kind).active_seats(table.game)
+        for seat in seats:
+            if seat in active:
+                return seat
+    return seats[0]
+
+
+def is_revealed(table: tables.Table) -> bool:
+    """Once the game is over, all hidden information is revealed (both specs allow it)."""
+    return table.status == tables.FINISHED
+
+
+def active_seats(table: tables.Table) -> list[int]:
+    if table.status != tables.ACTIVE:
+        return []
+    return list(rules_for(table.kind).active_seats(table.game))
+
+
+def state(table: tables.Table, caller: Caller, *, revealed: bool | None = None) -> JSON:
+    if table.game is None:
+        return {}
+    full = is_revealed(table) if revealed is None else revealed
+    return rules_for(table.kind).view(table.game, my_seat(table, caller), full)
+
+
+def legal_actions(table: tables.Table, caller: Caller) -> list[JSON]:
+    if table.status != tables.ACTIVE:
+        return []
+    seat = my_seat(table, caller)
+    if seat is None:
+        return []
+    return rules_for(table.kind).legal_actions(table.game, seat)
+
+
+def scores(table: tables.Table) -> list[int]:
+    if table.game is None:
+        return [0] * table.seats
+    return list(rules_for(table.kind).scores(table.game))
+
+
+def event(table: tables.Table, record: Recorded, caller: Caller) -> JSON:
+    """One stored event as the caller may see it now."""
+    full = is_revealed(table)
+    shown: Event | None
+    if record.type in tables.TABLE_EVENTS:
+        shown = tables.view_table_event(record.event, full)
+    else:
+        shown = rules_for(table.kind).view_event(record.event, my_seat(table, caller), full)
+    if shown is None:
+        return {
+            "version": record.version,
+            "at": record.at,
+            "seat": None,
+            "type": HIDDEN,
+            "data": {},
+            "automatic": False,
+        }
+    return {
+        "version": record.version,
+        "at": record.at,
+        "seat": shown.seat,
+        "type": shown.type,
+        "data": shown.data,
+        "automatic": record.automatic,
+    }
+
+
+def result(table: tables.Table) -> JSON | None:
+    outcome = table.outcome
+    if outcome is None:
+        return None
+    return {"scores": outcome.scores, "winners": outcome.winners, "ranks": outcome.ranks}
+
+
+def seat_list(table: tables.Table) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat,
+            "player_id": holder.player_id if holder else None,
+            "name": holder.name if holder else None,
+            "is_bot": bool(holder and holder.bot),
+            "strategy": holder.bot if holder else None,
+        }
+        for seat, holder in enumerate(table.holders)
+    ]
