@@ -22,7 +22,20 @@ def main(argv: list[str] | None = None) -> int:
         "postgresql://user:password@host:port/dbname; also read from DATABASE_URL",
     )
     serve.add_argument("--log-level", default="info")
+    export = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
+    export.add_argument("--output", help="write to this file instead of standard output")
     args = parser.parse_args(argv)
+
+    if args.command == "schema":
+        from service.graphql.schema import schema
+
+        text = sdl(schema)
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        else:
+            sys.stdout.write(text)
+        return 0
 
     if args.command == "serve":
         import uvicorn
@@ -35,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
         return 0
     return 2
+
+
+def sdl(schema: object) -> str:
+    """The schema as committed in ``schema.graphql``."""
+    return str(schema).rstrip("\n") + "\n"
 
 
 if __name__ == "__main__":

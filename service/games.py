@@ -126,7 +126,7 @@ class Games:
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         player = Player(name=name, token_hash=hashed)
-        credential = Credential(id=credential_id(hashed), player_id=str(player.id))
+        credential = Credential(token_hash=hashed, player_id=str(player.id))
         self.store.save(player, credential)
         return Caller(str(player.id), name), token
 

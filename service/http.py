@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
-from strawberry.http.exceptions import HTTPException
+from cross_web import HTTPException
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from service.catalog import Catalog

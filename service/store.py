@@ -110,9 +110,14 @@ class Player(Aggregate):
 
 class Credential(Aggregate):
     class Issued(Aggregate.Created):
+        token_hash: str
         player_id: str
 
-    def __init__(self, player_id: str) -> None:
+    @staticmethod
+    def create_id(token_hash: str) -> uuid.UUID:
+        return credential_id(token_hash)
+
+    def __init__(self, token_hash: str, player_id: str) -> None:
         self.player_id = player_id
 
 

@@ -1,0 +1,100 @@
+"""A small real client for the tests: GraphQL over HTTP, REST, and graphql-transport-ws."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+
+
+class GraphQLFailure(Exception):
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__(errors[0]["message"])
+        self.errors = errors
+        self.code = errors[0].get("extensions", {}).get("code")
+
+
+class Client:
+    def __init__(self, base_url: str, token: str | None = None) -> None:
+        self.base_url = base_url
+        self.token = token
+        self.http = httpx.Client(base_url=base_url, timeout=30)
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def raw(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = self.http.post(
+            "/graphql", json={"query": query, "variables": variables or {}}, headers=self.headers()
+        )
+        return dict(response.json())
+
+    def gql(self, query: str, variables: dict[str, Any] | None = None) -> Any:
+        body = self.raw(query, variables)
+        if body.get("errors"):
+            raise GraphQLFailure(body["errors"])
+        return body["data"]
+
+    def error(self, query: str, variables: dict[str, Any] | None = None) -> GraphQLFailure:
+        body = self.raw(query, variables)
+        assert body.get("errors"), f"expected an error, got {body}"
+        return GraphQLFailure(body["errors"])
+
+    def rest(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        headers = {**self.headers(), **kwargs.pop("headers", {})}
+        return self.http.request(method, f"/api/v1{path}", headers=headers, **kwargs)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def register(base_url: str, name: str) -> Client:
+    client = Client(base_url)
+    data = client.gql(
+        "mutation($n: String!) { registerPlayer(name: $n) { player { id name } token } }",
+        {"n": name},
+    )
+    client.token = data["registerPlayer"]["token"]
+    client.player_id = data["registerPlayer"]["player"]["id"]  # type: ignore[attr-defined]
+    return client
+
+
+async def subscribe(
+    ws_url: str,
+    query: str,
+    variables: dict[str, Any],
+    token: str | None = None,
+    *,
+    until: Any = None,
+    timeout: float = 120,
+) -> list[dict[str, Any]]:
+    """Collect subscription payloads until the server completes (or ``until(payloads)``)."""
+    import websockets
+
+    payloads: list[dict[str, Any]] = []
+    async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        init: dict[str, Any] = {"type": "connection_init"}
+        if token:
+            init["payload"] = {"authorization": f"Bearer {token}"}
+        await ws.send(json.dumps(init))
+        ack = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        assert ack["type"] == "connection_ack", ack
+        await ws.send(
+            json.dumps(
+                {"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}
+            )
+        )
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            if message["type"] == "next":
+                payloads.append(message["payload"])
+                if until is not None and until(payloads):
+                    return payloads
+            elif message["type"] in ("complete", "error"):
+                if message["type"] == "error":
+                    payloads.append({"errors": message["payload"]})
+                return payloads
+            elif message["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong"}))

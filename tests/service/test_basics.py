@@ -1,0 +1,103 @@
+"""Players, health, and bad input over the real HTTP server (API.md "Players", "Errors")."""
+
+from __future__ import annotations
+
+from tests.client import Client, register
+
+
+def test_health_and_readiness(server) -> None:  # type: ignore[no-untyped-def]
+    client = Client(server.url)
+    assert client.http.get("/healthz").json() == {"status": "ok"}
+    assert client.http.get("/readyz").json() == {"status": "ok"}
+
+
+def test_graphiql_loads_in_a_browser(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    page = Client(sqlite_server.url).http.get("/graphql", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert "graphiql" in page.text.lower()
+
+
+def test_a_registered_player_is_known_by_its_token(server) -> None:  # type: ignore[no-untyped-def]
+    alice = register(server.url, "Alice")
+    me = alice.gql("{ me { id name } }")["me"]
+    assert me == {"id": alice.player_id, "name": "Alice"}  # type: ignore[attr-defined]
+    assert Client(server.url).gql("{ me { id } }")["me"] is None
+    rest = alice.rest("GET", "/me").json()
+    assert rest == {"id": alice.player_id, "name": "Alice"}  # type: ignore[attr-defined]
+
+
+def test_the_token_is_stored_only_as_a_hash(sqlite_server, sqlite_url) -> None:  # type: ignore[no-untyped-def]
+    alice = register(sqlite_server.url, "Alice")
+    raw = open(sqlite_url.removeprefix("sqlite:///"), "rb").read()
+    assert alice.token is not None and alice.token.encode() not in raw
+
+
+def test_a_wrong_token_is_unauthenticated_not_a_spectator(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    client = Client(sqlite_server.url, token="not-a-token")
+    assert client.error("{ me { id } }").code == "UNAUTHENTICATED"
+    response = client.rest("GET", "/me")
+    assert response.status_code == 401
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.json()["code"] == "UNAUTHENTICATED"
+
+
+def test_an_empty_name_is_bad_input(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    failure = Client(sqlite_server.url).error('mutation { registerPlayer(name: "  ") { token } }')
+    assert failure.code == "BAD_INPUT"
+    assert "name" in str(failure)
+
+
+def test_malformed_json_is_bad_input_on_both_transports(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    client = Client(sqlite_server.url)
+    response = client.http.post(
+        "/graphql", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code in (400, 422)
+    assert response.json()["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+    response = client.rest(
+        "POST", "/players", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422 and response.json()["code"] == "BAD_INPUT"
+
+
+def test_syntax_errors_and_unknown_fields_are_bad_input(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    client = Client(sqlite_server.url)
+    assert client.error("{ me { id ").code == "BAD_INPUT"
+    assert client.error("{ nothing }").code == "BAD_INPUT"
+
+
+def test_oversized_queries_are_refused(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    client = Client(sqlite_server.url)
+    deepest = "{ games { edges { node { events { edges { node { version } } } } } } }"
+    assert "errors" not in client.raw(deepest)
+    many_tokens = "{ " + " ".join(f"a{i}: me {{ id }}" for i in range(1500)) + " }"
+    failure = client.error(many_tokens)
+    assert failure.code == "BAD_INPUT" and "token" in str(failure).lower()
+    response = client.http.post("/graphql", json={"query": "{ me { id } }" + " " * 300_000})
+    assert response.status_code == 413
+    assert response.json()["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+
+
+def test_depth_is_limited(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """The schema has no cycles today; the limiter guards the day it gets one."""
+    from strawberry.extensions import QueryDepthLimiter
+
+    from service.graphql.schema import MAX_DEPTH, schema
+
+    limiters = [e() for e in schema.extensions if callable(e) and not isinstance(e, type)]
+    assert any(isinstance(x, QueryDepthLimiter) for x in limiters)
+    assert MAX_DEPTH >= 7  # the deepest meaningful query (events of listed games) still passes
+
+
+def test_an_unknown_game_is_null_in_graphql_and_not_found_elsewhere(server) -> None:  # type: ignore[no-untyped-def]
+    alice = register(server.url, "Alice")
+    missing = "7d5c6a3e-0000-4000-8000-000000000000"
+    assert alice.gql("query($id: ID!) { game(id: $id) { id } }", {"id": missing})["game"] is None
+    assert alice.gql('{ game(id: "not-a-uuid") { id } }')["game"] is None
+    failure = alice.error(
+        'mutation($id: ID!) { act(gameId: $id, action: {type: "pass"}) { game { id } } }',
+        {"id": missing},
+    )
+    assert failure.code == "NOT_FOUND"
+    response = alice.rest("GET", f"/games/{missing}")
+    assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
