@@ -1,0 +1,189 @@
+"""Amun-Re (base game, 3-5 players) on the rules contract (``domain.contract``).
+
+``RULES`` implements the ``Rules`` protocol, kind ``amun_re``, version ``amun_re-1``. Spec:
+``amun-re.md`` (§0 Atomic decisions, C-1..C-9, §1-§15, §17); readings chosen are in NOTES.md.
+
+Actions (JSON dicts; every key is required, no other key is accepted):
+
+=========================== ============================== ===================================
+phase (who acts)            action                          parameters
+=========================== ============================== ===================================
+Auction (bidder, R9.6)      ``bid``                         province: id, value: int,
+                                                            bribe: bool, protection: bool
+Auction / Market / gift     ``sell`` (R7.3)                 card: id
+collection / Harvest
+Resolution (payer, R9.8)    ``sell_for_payment`` (C-3)      card: id
+Market (R10.5 table)        ``buy_favour_cards``            count: int
+                            ``buy_farmers``                 count: int (then ``place_farmer``)
+                            ``buy_stones``                  count: int (then ``place_stone``)
+                            ``place_farmer``, ``place_stone`` province: id
+                            ``play_architect``,             province: id
+                            ``play_extra_farmer``
+                            ``end_market_turn``             —
+Offering (all, R11.2)       ``mark_for_sale``               card: id (private)
+                            ``set_adjustment``              sign: 3 or -3 (private)
+                            ``commit_gold``                 gold: int (secret until reveal)
+                            ``commit_theft``                greed: bool (false; C-8)
+Gift collection (R11.8)     ``take_favour_card``,           —
+                            ``forfeit``, ``end_gift_turn``
+                            ``take_farmer``, ``take_stone`` province: id
+Harvest (R12.5)             ``play_exceptional_harvest``,   province: id
+                            ``play_fixed_income``
+                            ``end_harvest_turn``            —
+Final sale (all, R15.1)     ``mark_for_sale``               card: id (private)
+                            ``final_sale``                  — (secret until reveal)
+=========================== ============================== ===================================
+
+``decide`` validates (``BadAction`` malformed, ``NotYourTurn``, ``IllegalAction`` with the rule)
+and then appends the system events that follow (``flow.settle``) up to the next decision.
+Expanded Pack modules: see the hooks named in each phase module and NOTES.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.amun_re import (
+    auction,
+    data,
+    finale,
+    flow,
+    gifts,
+    harvest,
+    market,
+    offering,
+    selling,
+    setup,
+    view,
+)
+from domain.amun_re.evolve import evolve as evolve_event
+from domain.amun_re.state import NONE, State, new_state
+from domain.contract import JSON, BadAction, Event, NotYourTurn, Outcome
+
+Decider = Callable[[State, int, JSON, random.Random], list[Event]]
+
+DECIDERS: dict[str, Decider] = {
+    "bid": auction.decide_bid,
+    "sell": selling.decide_sell,
+    "sell_for_payment": auction.decide_sell_for_payment,
+    "buy_favour_cards": market.decide_buy_cards,
+    "buy_farmers": market.decide_buy_farmers,
+    "buy_stones": market.decide_buy_stones,
+    "place_farmer": market.decide_place_farmer,
+    "place_stone": market.decide_place_stone,
+    "play_architect": market.decide_architect,
+    "play_extra_farmer": market.decide_extra_farmer,
+    "end_market_turn": market.decide_end,
+    "mark_for_sale": offering.decide_mark,
+    "set_adjustment": offering.decide_adjustment,
+    "commit_gold": offering.decide_gold,
+    "commit_theft": offering.decide_theft,
+    "take_favour_card": gifts.decide_card,
+    "take_farmer": gifts.decide_farmer,
+    "take_stone": gifts.decide_stone,
+    "forfeit": gifts.decide_forfeit,
+    "end_gift_turn": gifts.decide_end,
+    "play_exceptional_harvest": harvest.decide_green,
+    "play_fixed_income": harvest.decide_green,
+    "end_harvest_turn": harvest.decide_end,
+    "final_sale": finale.decide_final_sale,
+}
+ACTION_TYPES = tuple(DECIDERS)
+
+LEGAL: dict[str, Callable[[State, int], list[JSON]]] = {
+    "auction": auction.legal,
+    "resolution": auction.legal,
+    "market": market.legal,
+    "offering": offering.legal,
+    "gifts": gifts.legal,
+    "harvest": harvest.legal,
+    "final_sale": offering.legal,
+}
+
+#: actions after which a system step may follow (checked further in ``settles``)
+ENDING = frozenset({"end_market_turn", "end_gift_turn", "end_harvest_turn"})
+COMMITS = frozenset({"commit_gold", "commit_theft", "final_sale"})
+
+
+def settles(state: State, seat: int, kind: str, action: JSON) -> bool:
+    """Whether the (valid) action may be followed by a system step (a cheap pre-check)."""
+    if kind in ENDING:
+        return True
+    if kind in COMMITS:
+        return offering.is_last_commit(state, seat)
+    if kind == "bid":
+        return auction.bid_ends_bidding(state, action)
+    if kind == "sell_for_payment":
+        return state.gold[seat] + 1 >= state.bid_value[seat]
+    return False
+
+
+class AmunReRules:
+    kind = "amun_re"
+    version = "amun_re-1"
+    min_seats = data.MIN_PLAYERS
+    max_seats = data.MAX_PLAYERS
+
+    def normalize_options(self, seats: int, options: JSON) -> JSON:
+        return setup.normalize_options(seats, options)
+
+    def setup(self, seats: int, options: JSON, rng: random.Random) -> list[Event]:
+        events = setup.opening_events(seats, options, rng)
+        state = self.initial(seats, options)
+        for event in events:
+            evolve_event(state, event)
+        return events + flow.run_system(state, rng)
+
+    def initial(self, seats: int, options: JSON) -> State:
+        return new_state(seats, options)
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve_event(state, event)
+
+    def active_seats(self, state: State) -> list[int]:
+        phase = state.phase
+        if phase in ("offering", "final_sale"):
+            return [s for s in range(state.seats) if not state.committed[s]]
+        if phase == "resolution":
+            payer = auction.payer(state)
+            return [] if payer == NONE else [payer]
+        if phase in ("auction", "market", "gifts", "harvest") and state.turn != NONE:
+            return [state.turn]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        if seat not in self.active_seats(state):
+            return []
+        return LEGAL[state.phase](state, seat)
+
+    def decide(self, state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise BadAction('an action is an object with a "type" string')
+        kind = action["type"]
+        decider = DECIDERS.get(kind)
+        if decider is None:
+            raise BadAction(f"unknown action {kind!r}; actions are {', '.join(ACTION_TYPES)}")
+        if seat not in self.active_seats(state):
+            raise NotYourTurn(f"seat {seat} does not have to act now")
+        events = decider(state, seat, action, rng)
+        if settles(state, seat, kind, action):
+            events += flow.settle(state, events, rng)
+        return events
+
+    def view(self, state: State, seat: int | None, full: bool = False) -> JSON:
+        return view.view(state, seat, full, self.active_seats(state))
+
+    def view_event(self, event: Event, seat: int | None, full: bool = False) -> Event | None:
+        return view.view_event(event, seat, full)
+
+    def scores(self, state: State) -> list[int]:
+        return list(state.vp)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome(scores=list(state.vp), winners=list(state.winners), ranks=list(state.ranks))
+
+
+RULES = AmunReRules()

@@ -1,0 +1,159 @@
+"""The state of one game of Amun-Re (§3 conventions, §6 setup) and the queries every phase uses.
+
+The state is a mutable dataclass of ints and lists of ints (fast to evolve and to ``clone``).
+Provinces and Favour cards are addressed by their index in ``data`` (ids appear only in events,
+actions and views). A hand is a list of counts by card index; the draw pile is a list of card ids,
+top first; the province deck is a list of province indices, top first.
+
+Phases (``phase``): ``setup`` → per round ``auction`` → ``resolution`` → ``market`` →
+``offering`` → ``gifts`` → ``harvest`` (→ ``scored`` after rounds 3 and 6) … → ``final_sale`` →
+``over``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from domain.amun_re import data
+
+NONE = -1
+#: purchase kinds of R10.2, in the order they must be bought (0 = nothing bought yet)
+CARDS_KIND, FARMERS_KIND, STONES_KIND = 1, 2, 3
+#: ``offer`` values: 0 not committed, THEFT, or the gold amount (≥ 1)
+THEFT = -1
+#: ledger keys (gold paid by the bank to players, negative when paid to the bank)
+LEDGER_KEYS = ("start", "bid", "bonus", "sale", "purchase", "offering", "theft", "harvest")
+
+
+@dataclass(slots=True)
+class State:
+    seats: int
+    options: dict[str, Any]
+    phase: str = "setup"
+    round: int = 0
+    start: int = 0
+    gold: list[int] = field(default_factory=list)
+    vp: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    draw: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)
+    province_set: list[int] = field(default_factory=list)
+    seen: list[bool] = field(default_factory=list)
+    owner: list[int] = field(default_factory=list)
+    farmers: list[int] = field(default_factory=list)
+    stones: list[int] = field(default_factory=list)
+    pyramids: list[int] = field(default_factory=list)
+    owned: list[list[int]] = field(default_factory=list)
+    tile: int = 0
+    # auction (§9): revealed cards, one bidding scribe per seat
+    revealed: list[int] = field(default_factory=list)
+    bid_on: list[int] = field(default_factory=list)
+    bid_value: list[int] = field(default_factory=list)
+    standing: list[int] = field(default_factory=list)
+    protected: list[bool] = field(default_factory=list)
+    # whose turn in a sequential phase, and the position in turn order / collection order
+    turn: int = NONE
+    cursor: int = 0
+    # market turn (§10)
+    last_kind: int = 0
+    cards_bought: int = 0
+    pending_kind: int = 0
+    pending: int = 0
+    # offering (§11) and final sale (R15.1): secret until the reveal
+    committed: list[bool] = field(default_factory=list)
+    marked: list[list[int]] = field(default_factory=list)
+    adjust: list[int] = field(default_factory=list)
+    offer: list[int] = field(default_factory=list)
+    gift_order: list[int] = field(default_factory=list)
+    gifts: list[int] = field(default_factory=list)
+    gifts_left: int = 0
+    # harvest (§12): green card played on each province this Harvest (card index or NONE)
+    green: list[int] = field(default_factory=list)
+    # the bank ledger: gold paid by the bank to the players, by reason (R3.4: the bank is unlimited)
+    ledger: dict[str, int] = field(default_factory=dict)
+    # public results
+    last_scoring: list[dict[str, Any]] | None = None
+    final: dict[str, Any] | None = None
+    winners: list[int] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+
+    def clone(self) -> State:
+        """A copy deep enough for ``evolve`` to change without touching ``self``."""
+        new = object.__new__(State)
+        for name in _FIELD_NAMES:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [list(v) for v in value] if value and type(value[0]) is list else value[:]
+            elif type(value) is dict and name == "ledger":
+                value = dict(value)
+            setattr(new, name, value)
+        return new
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(State))
+
+
+def new_state(seats: int, options: dict[str, Any]) -> State:
+    """The empty state before the opening events (R6.6: an empty board)."""
+    n = len(data.PROVINCES)
+    c = len(data.CARDS)
+    return State(
+        seats=seats,
+        options=dict(options),
+        gold=[0] * seats,
+        vp=[0] * seats,
+        hands=[[0] * c for _ in range(seats)],
+        seen=[False] * n,
+        owner=[NONE] * n,
+        farmers=[0] * n,
+        stones=[0] * n,
+        pyramids=[0] * n,
+        owned=[[] for _ in range(seats)],
+        bid_on=[NONE] * seats,
+        bid_value=[0] * seats,
+        committed=[False] * seats,
+        marked=[[0] * c for _ in range(seats)],
+        adjust=[0] * seats,
+        offer=[0] * seats,
+        gifts=[0] * seats,
+        green=[NONE] * n,
+        ledger=dict.fromkeys(LEDGER_KEYS, 0),
+    )
+
+
+def turn_order(state: State) -> list[int]:
+    """R3.2: seats by increasing distance from the start player."""
+    p = state.seats
+    return [(state.start + i) % p for i in range(p)]
+
+
+def distance(state: State, seat: int) -> int:
+    """R3.2: (seat − start player) mod P."""
+    return (seat - state.start) % state.seats
+
+
+def hand_size(state: State, seat: int) -> int:
+    """R3.6: the number of Favour cards in a hand (the Theft card is not one)."""
+    return sum(state.hands[seat])
+
+
+def available_cards(state: State) -> int:
+    """R7.4: how many Favour cards can still be drawn (draw pile + discard pile)."""
+    return len(state.draw) + len(state.discard)
+
+
+def card_limit(state: State, seat: int) -> int:
+    """R10.4: the highest card limit among the provinces he controls (not the sum)."""
+    return max((data.CARD_LIMIT[p] for p in state.owned[seat]), default=0)
+
+
+def empty_fields(state: State, province: int) -> int:
+    """R3.9: max(0, fields − farmers)."""
+    return max(0, data.FIELDS[province] - state.farmers[province])
+
+
+def module_on(state: State, module: str) -> bool:
+    """§2: whether an Expanded Pack module is on (always False until the modules exist)."""
+    return bool(state.options.get(module, False))
