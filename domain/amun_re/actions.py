@@ -18,7 +18,8 @@ def read(action: JSON, **spec: type) -> dict[str, Any]:
     keys = set(action) - {"type"}
     if keys != set(spec):
         wanted = ", ".join(sorted(spec)) or "no parameters"
-        raise BadAction(f"'{action['type']}' takes {wanted}; got {', '.join(sorted(keys)) or 'none'}")
+        got = ", ".join(sorted(keys)) or "none"
+        raise BadAction(f"'{action['type']}' takes {wanted}; got {got}")
     out: dict[str, Any] = {}
     for name, kind in spec.items():
         value = action[name]

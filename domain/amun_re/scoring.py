@@ -60,7 +60,7 @@ def score_kingdom(state: State) -> list[dict[str, Any]]:
         owned = state.owned[s]
         pyramids = [state.pyramids[p] for p in owned]
         farmers = sum(state.farmers[p] for p in owned)
-        line = {
+        line: dict[str, Any] = {
             "seat": s,
             "pyramids": data.VP_PER_PYRAMID * sum(pyramids),
             "weakest": data.VP_WEAKEST * min(pyramids, default=0),

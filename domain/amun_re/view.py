@@ -1,8 +1,203 @@
-"""placeholder"""
+"""What one seat (or a spectator) may see: ``view`` and ``view_event`` (§17, R7.9), written as
+allow-lists: every key below is named on purpose, nothing is copied from the state wholesale.
+
+``view(state, seat, full)`` returns::
+
+    {"game": "amun_re", "viewer": seat | None, "round": 1-6 (0 before), "kingdom": 1 | 2,
+     "phase": "auction" | "resolution" | "market" | "offering" | "gifts" | "harvest"
+              | "final_sale" | "over",
+     "start_player": seat, "to_act": [seats that must decide now],
+     "offering_tile": None | {"tile", "gold_per_farmer", "camel", "temple_vp"},
+     "provinces": [{"id", "name", "owner", "farmers", "stones", "pyramids", "up_for_auction"}]
+                  (only provinces revealed at least once; the unrevealed set stays secret),
+     "auction": None | {"cards": [{"province", "standing", "protected", "blocked",
+                                   "scribes": [{"seat", "value", "standing"}]}],
+                        "status": ["new" | "standing" | "outbid" per seat], "turn"},
+     "market": None | {"turn", "last_purchase": None | "favour_cards" | "farmers" | "stones",
+                       "cards_bought", "to_place": None | {"kind", "count"}},
+     "offering": None | {"committed": [bool per seat]}          (who has committed, R11.1),
+     "last_offering": None | [{"seat", "offer": "gold" | "theft", "gold"}] (after the reveal),
+     "gifts": None | {"order", "turn", "gifts_left", "gifts": [per seat]},
+     "harvest": None | {"turn", "green": [{"province", "card"}]},
+     "final_sale": None | {"committed": [bool per seat]},
+     "players": [{"seat", "vp", "cards", "provinces", "scribes_free", "theft_card": True,
+                  "gold": only for himself, at the end (R15.5) or with full=True,
+                  "hand": only with full=True}],
+     "you": None | {"seat", "gold", "hand": {card: count}, "marked_for_sale": {card: count},
+                    "adjustment": 0 | 3 | -3, "offer": None | {"offer", "gold"}},
+     "discard_pile": [card ids, oldest first] (face up, R7.9), "draw_pile": count,
+     "province_deck": count, "last_scoring": None | breakdown of R13.8,
+     "final": None | {"gold", "gold_bonus"}, "winners", "ranks",
+     "secret": only with full=True: {"draw_pile": [...], "province_deck": [...]}}
+
+``view_event`` shows public events as they are; ``sale_marked`` and ``adjustment_set`` only to
+their seat (``None`` to others); ``offering_committed`` and ``final_sale_committed`` to others
+without data ("seat X committed"); ``favour_cards_drawn`` with the card faces only to the drawer
+(others see the count); shuffled orders (``game_prepared``, ``kingdom_changed``, a reshuffle)
+only as sizes. ``full=True`` (game over) shows every event unchanged.
+"""
+
+from __future__ import annotations
+
 from typing import Any
 
+from domain.amun_re import data
+from domain.amun_re.auction import floor_and_block, status
+from domain.amun_re.state import NONE, THEFT, State, hand_size
+from domain.contract import JSON, Event
 
-def view(state: Any, seat: Any, full: bool, active: list[int]) -> dict[str, Any]:
-    return {}
-def view_event(event: Any, seat: Any, full: bool) -> Any:
-    return event
+KIND_NAMES = {1: "favour_cards", 2: "farmers", 3: "stones"}
+
+
+def cards_dict(counts: list[int]) -> dict[str, int]:
+    return {data.CARDS[c]: n for c, n in enumerate(counts) if n}
+
+
+def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
+    phase = state.phase
+    over = phase == "over"
+    out: dict[str, Any] = {
+        "game": "amun_re",
+        "viewer": seat,
+        "round": state.round,
+        "kingdom": (state.round - 1) // data.ROUNDS_PER_KINGDOM + 1 if state.round else 0,
+        "phase": phase,
+        "start_player": state.start,
+        "to_act": list(active),
+        "offering_tile": tile_view(state.tile),
+        "provinces": [
+            {"id": data.PROVINCES[p], "name": data.PROVINCE_NAMES[p],
+             "owner": none_if(state.owner[p]), "farmers": state.farmers[p],
+             "stones": state.stones[p], "pyramids": state.pyramids[p],
+             "up_for_auction": p in state.revealed and phase in ("auction", "resolution")}
+            for p in range(len(data.PROVINCES)) if state.seen[p]
+        ],
+        "auction": auction_view(state) if phase in ("auction", "resolution") else None,
+        "market": market_view(state) if phase == "market" else None,
+        "offering": {"committed": list(state.committed)} if phase == "offering" else None,
+        "last_offering": None if phase in ("setup", "offering") or not any(state.offer) else [
+            {"seat": s, "offer": "theft" if state.offer[s] == THEFT else "gold",
+             "gold": max(state.offer[s], 0)} for s in range(state.seats)],
+        "gifts": None if phase != "gifts" else {
+            "order": list(state.gift_order), "turn": none_if(state.turn),
+            "gifts_left": state.gifts_left, "gifts": list(state.gifts)},
+        "harvest": None if phase != "harvest" else {
+            "turn": none_if(state.turn),
+            "green": [{"province": data.PROVINCES[p], "card": data.CARDS[c]}
+                      for p, c in enumerate(state.green) if c != NONE]},
+        "final_sale": {"committed": list(state.committed)} if phase == "final_sale" else None,
+        "players": [player_view(state, s, full or over or s == seat, full)
+                    for s in range(state.seats)],
+        "you": None if seat is None else you_view(state, seat),
+        "discard_pile": list(state.discard),
+        "draw_pile": len(state.draw),
+        "province_deck": len(state.deck),
+        "last_scoring": state.last_scoring,
+        "final": state.final,
+        "winners": list(state.winners),
+        "ranks": list(state.ranks),
+    }
+    if full:
+        out["secret"] = {"draw_pile": list(state.draw),
+                         "province_deck": [data.PROVINCES[p] for p in state.deck]}
+    return out
+
+
+def none_if(value: int) -> int | None:
+    return None if value == NONE else value
+
+
+def tile_view(tile: int) -> JSON | None:
+    if not tile:
+        return None
+    return {"tile": tile, "gold_per_farmer": data.GOLD_PER_FARMER[tile],
+            "camel": data.CAMEL[tile], "temple_vp": data.TEMPLE_VP[tile]}
+
+
+def auction_view(state: State) -> JSON:
+    cards = []
+    for c, p in enumerate(state.revealed):
+        _, blocked = floor_and_block(state, c)
+        cards.append({
+            "province": data.PROVINCES[p], "standing": none_if(state.standing[c]),
+            "protected": state.protected[c], "blocked": blocked,
+            "scribes": [{"seat": s, "value": state.bid_value[s],
+                         "standing": state.standing[c] == s}
+                        for s in range(state.seats) if state.bid_on[s] == c],
+        })
+    return {"cards": cards, "status": [status(state, s) for s in range(state.seats)],
+            "turn": none_if(state.turn)}
+
+
+def market_view(state: State) -> JSON:
+    return {"turn": none_if(state.turn), "last_purchase": KIND_NAMES.get(state.last_kind),
+            "cards_bought": state.cards_bought,
+            "to_place": {"kind": KIND_NAMES[state.pending_kind], "count": state.pending}
+            if state.pending else None}
+
+
+def player_view(state: State, s: int, show_gold: bool, full: bool) -> JSON:
+    scribes_on_cards = state.phase in ("auction", "resolution") and state.bid_on[s] != NONE
+    out: dict[str, Any] = {
+        "seat": s, "vp": state.vp[s], "cards": hand_size(state, s),
+        "provinces": [data.PROVINCES[p] for p in sorted(state.owned[s])],
+        "scribes_free": 3 - len(state.owned[s]) - scribes_on_cards,
+        "theft_card": True,
+    }
+    if show_gold:
+        out["gold"] = state.gold[s]
+    if full:
+        out["hand"] = cards_dict(state.hands[s])
+    return out
+
+
+def you_view(state: State, seat: int) -> JSON:
+    offer = state.offer[seat]
+    return {
+        "seat": seat,
+        "gold": state.gold[seat],
+        "hand": cards_dict(state.hands[seat]),
+        "marked_for_sale": cards_dict(state.marked[seat]),
+        "adjustment": state.adjust[seat],
+        "offer": None if not offer else {"offer": "theft" if offer == THEFT else "gold",
+                                         "gold": max(offer, 0)},
+    }
+
+
+PUBLIC = frozenset({
+    "round_started", "bid_placed", "card_sold", "bidding_ended", "province_won",
+    "market_started", "favour_cards_bought", "farmers_bought", "stones_bought",
+    "farmer_placed", "stone_placed", "architect_played", "extra_farmer_played",
+    "market_turn_ended", "offering_started", "offering_revealed", "gift_taken",
+    "gift_turn_ended", "offering_ended", "harvest_started", "green_card_played",
+    "harvest_turn_ended", "kingdom_scored", "final_sale_started", "final_sale_revealed",
+    "game_scored",
+})
+OWN_ONLY = frozenset({"sale_marked", "adjustment_set"})
+COMMITMENTS = frozenset({"offering_committed", "final_sale_committed"})
+
+
+def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
+    kind, d = event.type, event.data
+    if full or kind in PUBLIC:
+        return event
+    own = seat is not None and seat == event.seat
+    if kind in OWN_ONLY:
+        return event if own else None
+    if kind in COMMITMENTS:
+        return event if own else Event(kind, {}, event.seat)
+    if kind == "favour_cards_drawn":
+        shown: dict[str, Any] = {"requested": d["requested"], "reason": d["reason"],
+                                 "reshuffled": d["reshuffle"] is not None}
+        if own:
+            shown["cards"] = list(d["cards"])
+        else:
+            shown["count"] = len(d["cards"])
+        return Event(kind, shown, event.seat)
+    if kind == "game_prepared":
+        return Event(kind, {"province_deck": len(d["province_deck"]),
+                            "draw_pile": len(d["draw_pile"]),
+                            "start_player": d["start_player"]}, event.seat)
+    if kind == "kingdom_changed":
+        return Event(kind, {"province_deck": len(d["province_deck"])}, event.seat)
+    return None
