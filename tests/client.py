@@ -83,7 +83,11 @@ async def subscribe(
         assert ack["type"] == "connection_ack", ack
         await ws.send(
             json.dumps(
-                {"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {"query": query, "variables": variables},
+                }
             )
         )
         while True:

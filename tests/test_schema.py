@@ -54,5 +54,8 @@ def test_the_schema_keeps_the_names_of_the_api_contract() -> None:
         assert {name: str(arg.type) for name, arg in field.args.items()} == args
     assert set(graphql_schema.get_type("GameKind").values) == {"IMHOTEP", "AMUN_RE"}  # type: ignore[union-attr]
     assert set(graphql_schema.get_type("GameStatus").values) == {  # type: ignore[union-attr]
-        "OPEN", "ACTIVE", "FINISHED", "ABANDONED",
+        "OPEN",
+        "ACTIVE",
+        "FINISHED",
+        "ABANDONED",
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.client import Client, register
 
 
@@ -28,7 +30,7 @@ def test_a_registered_player_is_known_by_its_token(server) -> None:  # type: ign
 
 def test_the_token_is_stored_only_as_a_hash(sqlite_server, sqlite_url) -> None:  # type: ignore[no-untyped-def]
     alice = register(sqlite_server.url, "Alice")
-    raw = open(sqlite_url.removeprefix("sqlite:///"), "rb").read()
+    raw = Path(sqlite_url.removeprefix("sqlite:///")).read_bytes()
     assert alice.token is not None and alice.token.encode() not in raw
 
 

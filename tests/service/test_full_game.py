@@ -76,18 +76,20 @@ def test_four_players_play_imhotep_over_rest(server) -> None:  # type: ignore[no
     events = Client(server.url).rest("GET", f"/games/{game_id}/events?limit=200").json()
     versions = [e["version"] for e in events["items"]]
     while events["nextAfter"] is not None:
-        events = Client(server.url).rest(
-            "GET", f"/games/{game_id}/events?after={events['nextAfter']}&limit=200"
-        ).json()
+        events = (
+            Client(server.url)
+            .rest("GET", f"/games/{game_id}/events?after={events['nextAfter']}&limit=200")
+            .json()
+        )
         versions += [e["version"] for e in events["items"]]
     assert versions == list(range(1, final["version"] + 1))
 
 
 def test_a_human_plays_against_three_bots(server) -> None:  # type: ignore[no-untyped-def]
     (human,) = seated(server.url, 1)
-    game_id = human.gql(
-        'mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }'
-    )["createGame"]["id"]
+    game_id = human.gql("mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }")[
+        "createGame"
+    ]["id"]
     human.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
     for _ in range(3):
         human.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
