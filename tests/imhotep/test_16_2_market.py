@@ -80,9 +80,12 @@ def test_16_2_w09_market_b_pair_taker_alone_sees_it_then_keeps_one() -> None:
     ]
     steps = act(state, W, {"type": "take_pair"})
     (taken,) = [s.event for s in steps]
-    assert RULES.view_event(taken, W).data["cards"] == ["entrance", "hammer"]  # type: ignore[union-attr]
-    assert "cards" not in RULES.view_event(taken, K).data  # type: ignore[union-attr]
-    assert legal(state, W) == [{"type": "keep", "card": "entrance"}, {"type": "keep", "card": "hammer"}]
+    assert RULES.view_event(taken, W).data["cards"] == ["entrance", "hammer"]
+    assert "cards" not in RULES.view_event(taken, K).data
+    assert legal(state, W) == [
+        {"type": "keep", "card": "entrance"},
+        {"type": "keep", "card": "hammer"},
+    ]
     assert RULES.view(state, W)["market"]["pair"] == ["entrance", "hammer"]
     assert "pair" not in RULES.view(state, K)["market"]
     quarry = state.quarries[W]
@@ -119,7 +122,7 @@ def test_16_2_w10_market_b_short_deal_and_pair_of_one_card() -> None:
     act(state, BR, {"type": "sail", "ship": 1, "site": "market"})
     steps = act(state, W, {"type": "take_pair"})
     assert state.cards[W] == ["hammer"] and decision(state) == ("market_take", K)
-    assert RULES.view_event(steps[0].event, K).data["cards"] == ["hammer"]  # type: ignore[union-attr]
+    assert RULES.view_event(steps[0].event, K).data["cards"] == ["hammer"]
 
 
 def test_16_2_w11_reshuffle_while_dealing_market_a() -> None:
@@ -133,7 +136,7 @@ def test_16_2_w11_reshuffle_while_dealing_market_a() -> None:
     assert started.data["reshuffled_after"] == 2 and len(started.data["reshuffle"]) == 12
     assert state.market[2:] == started.data["reshuffle"][:2]
     shown = RULES.view_event(started, None)
-    assert "reshuffle" not in shown.data and shown.data["reshuffled_count"] == 12  # type: ignore[union-attr]
+    assert "reshuffle" not in shown.data and shown.data["reshuffled_count"] == 12
 
 
 def test_16_2_w12_both_piles_empty_while_dealing_and_empty_market_delivery() -> None:

@@ -157,7 +157,8 @@ def test_16_8_w40_stalled_round_returns_stones_and_next_round_starts_after_last_
         "round_started",
     ]  # fmt: skip
     assert [s.event.seat for s in steps[:2]] == [K, W] and all(s.automatic for s in steps)
-    assert steps[2].event.data["stalled"] and steps[2].event.data["returned"] == [[1, 1, K], [1, 2, W]]
+    ended = steps[2].event.data
+    assert ended["stalled"] and ended["returned"] == [[1, 1, K], [1, 2, W]]
     assert steps[5].event.data["start_player"] == K and state.round == 2
 
 
