@@ -132,13 +132,13 @@ def test_w11_paying_at_resolution_sells_exactly_the_shortfall():
     act(state, 1, bid("abu", 0))
     set_gold(state, 0, 5)
     set_hand(state, 0, "architect", "bribe")
-    steps, state = act(state, 2, bid("edfu", 0))
+    _, state = act(state, 2, bid("edfu", 0))
     assert state.phase == "resolution" and RULES.active_seats(state) == [0]
     assert {a["type"] for a in RULES.legal_actions(state, 0)} == {"sell_for_payment"}
     with pytest.raises(IllegalAction) as refused:
         RULES.decide(state, 0, {"type": "sell", "card": "bribe"}, random.Random(0))
     assert refused.value.rule == "C-3"
-    steps, state = act(state, 0, {"type": "sell_for_payment", "card": "bribe"})
+    _steps, state = act(state, 0, {"type": "sell_for_payment", "card": "bribe"})
     assert state.gold[0] == 0 and sum(state.hands[0]) == 1
     assert state.owner[P["sawu"]] == 0 and state.stones[P["sawu"]] == 1
 
