@@ -131,6 +131,7 @@ def _market_cleared(s: State, d: dict[str, Any], seat: Any) -> None:
     s.pair = []
     s.ships = []
     s.docks = {}
+    s.sails = 0
 
 
 def _players_ranked(s: State, d: dict[str, Any], seat: Any) -> None:
