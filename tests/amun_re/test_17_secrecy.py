@@ -42,8 +42,8 @@ def variants(state: State, seat: int) -> list[list[dict]]:
     out = [[{"type": "commit_theft", "greed": False}]]
     if golds:
         out.append([golds[-1]])
-        out.append(adjust + [golds[0]])
-    out.append(marks + [{"type": "commit_theft", "greed": False}])
+        out.append([*adjust, golds[0]])
+    out.append([*marks, {"type": "commit_theft", "greed": False}])
     return out
 
 
@@ -74,7 +74,7 @@ def test_r11_1_commitments_stay_secret_until_the_reveal(seats, seed):
 
 
 def test_r11_1_a_seat_sees_its_own_private_steps():
-    events, state = advance_to_offering(4, 2)
+    _events, state = advance_to_offering(4, 2)
     seat = next(s for s in RULES.active_seats(state) if sum(state.hands[s]))
     mark = next(a for a in RULES.legal_actions(state, seat) if a["type"] == "mark_for_sale")
     steps, state = play(RULES, state, seat, mark, random.Random(0))
