@@ -7,6 +7,10 @@ allow-lists: every key below is named on purpose, nothing is copied from the sta
      "phase": "auction" | "resolution" | "market" | "offering" | "gifts" | "harvest"
               | "final_sale" | "over",
      "start_player": seat, "to_act": [seats that must decide now],
+     "decision": None | "bid" | "sell_for_payment" | "market_turn" | "place_farmer"
+                 | "place_stone" | "commit" | "gift_collection" | "harvest_turn" | "final_sale",
+     "options": {"classic_bank_majority", "no_farmer_points", module flags},
+     "bid_track": [0, 1, 3, …, 36],
      "offering_tile": None | {"tile", "gold_per_farmer", "camel", "temple_vp"},
      "provinces": [{"id", "name", "owner", "farmers", "stones", "pyramids", "up_for_auction"}]
                   (only provinces revealed at least once; the unrevealed set stays secret),
@@ -43,7 +47,7 @@ from typing import Any
 
 from domain.amun_re import data
 from domain.amun_re.auction import floor_and_block, status
-from domain.amun_re.state import NONE, THEFT, State, hand_size
+from domain.amun_re.state import FARMERS_KIND, NONE, THEFT, State, hand_size
 from domain.contract import JSON, Event
 
 KIND_NAMES = {1: "favour_cards", 2: "farmers", 3: "stones"}
@@ -64,6 +68,9 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         "phase": phase,
         "start_player": state.start,
         "to_act": list(active),
+        "decision": decision(state),
+        "options": {k: state.options.get(k, False) for k in OPTION_KEYS},
+        "bid_track": list(data.BID_TRACK),
         "offering_tile": tile_view(state.tile),
         "provinces": [
             {"id": data.PROVINCES[p], "name": data.PROVINCE_NAMES[p],
@@ -101,6 +108,19 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         out["secret"] = {"draw_pile": list(state.draw),
                          "province_deck": [data.PROVINCES[p] for p in state.deck]}
     return out
+
+
+OPTION_KEYS = ("classic_bank_majority", "no_farmer_points", *data.MODULES)
+DECISIONS = {"auction": "bid", "resolution": "sell_for_payment", "market": "market_turn",
+             "offering": "commit", "gifts": "gift_collection", "harvest": "harvest_turn",
+             "final_sale": "final_sale"}
+
+
+def decision(state: State) -> str | None:
+    """The kind of decision awaited now (public), e.g. ``place_stone`` inside a Market turn."""
+    if state.phase == "market" and state.pending:
+        return "place_farmer" if state.pending_kind == FARMERS_KIND else "place_stone"
+    return DECISIONS.get(state.phase)
 
 
 def none_if(value: int) -> int | None:
