@@ -18,6 +18,7 @@ from domain.amun_re.rules import RULES
 from domain.amun_re.state import State
 from domain.contract import Event
 from domain.engine import play
+from tests.amun_re.scenario import clear_provinces, enter, give_province, new_game, set_hand
 from tests.harness import start
 
 
@@ -150,3 +151,43 @@ def test_r6_2_setup_orders_are_hidden_from_everybody():
     assert shown is not None and shown.data == {
         "province_deck": 9, "draw_pile": 36, "start_player": events[0].data["start_player"]}
     assert RULES.view_event(Event("something_new", {"x": 1}), 0) is None
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(4, 2), (5, 3)])
+def test_r11_1_gold_of_a_seat_is_not_visible_during_the_offering(seats, seed):
+    _, state = advance_to_offering(seats, seed)
+    secret = RULES.active_seats(state)[0]
+    richer = state.clone()
+    richer.gold[secret] += 9
+    for viewer in [None, *(s for s in range(seats) if s != secret)]:
+        assert RULES.view(richer, viewer) == RULES.view(state, viewer)
+        if viewer is not None:
+            assert RULES.legal_actions(richer, viewer) == RULES.legal_actions(state, viewer)
+
+
+def final_sale_table() -> State:
+    state = new_game(3, start=0)
+    clear_provinces(state)
+    for seat, name in enumerate(("abu", "edfu", "kharga")):
+        give_province(state, seat, name)
+        set_hand(state, seat, "bribe", "architect")
+    state.round = 6
+    enter(state, "final_sale_started")
+    return state
+
+
+def test_r15_1_the_final_sale_stays_secret_until_executed():
+    seen = []
+    for choice in ([], ["bribe"], ["bribe", "architect"]):
+        state = final_sale_table()
+        log = []
+        for card in choice:
+            steps, state = play(RULES, state, 0, {"type": "mark_for_sale", "card": card},
+                                random.Random(0))
+            log += [s.event for s in steps]
+        if RULES.active_seats(state)[:1] == [0]:
+            steps, state = play(RULES, state, 0, {"type": "final_sale"}, random.Random(0))
+            log += [s.event for s in steps]
+        assert state.phase == "final_sale" and 0 not in RULES.active_seats(state)
+        seen.append({viewer: seen_by(log, state, viewer) for viewer in (None, 1, 2)})
+    assert seen[0] == seen[1] == seen[2]
