@@ -1,6 +1,8 @@
 """Applying one event to the state (``evolve``): total, in place, never drawing randomness.
 
-Every event type of Imhotep and what it changes. Turn actions (§6, §9.6) set ``acted``; once the
+The dispatch of every event type, the setup and round events (§3, §5.1, §12) and the final
+scoring (§13) are here; turn actions live in ``turn_events`` and resolution steps and decisions in
+``resolution_events``. Turn actions (§6, §9.6) set ``acted``; once the
 stack of frames is empty again the turn is over (§5.2 step 3): either the round ends (4th ship
 sailed, or a stalled round §6.5) or play passes to the left.
 """
@@ -11,8 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.contract import Event
-from domain.imhotep import data
-from domain.imhotep.sites import deliver, place_in_pyramid, receive
+from domain.imhotep import data, resolution_events, turn_events
 from domain.imhotep.state import Ship, State, temple_visible
 
 Handler = Callable[[State, dict[str, Any], Any], None]
@@ -141,185 +142,6 @@ def _players_ranked(s: State, d: dict[str, Any], seat: Any) -> None:
     s.over = True
 
 
-# --- turn actions (§6, §9.6) -------------------------------------------------------------------
-
-
-def _turn(s: State, pass_: bool = False) -> None:
-    s.acted = True
-    s.passes = s.passes + 1 if pass_ else 0
-
-
-def _place(s: State, seat: int, ship: int, slot: int) -> None:
-    s.sleds[seat] -= 1
-    s.ships[ship - 1].slots[slot - 1] = seat
-
-
-def _sail(s: State, ship_id: int, site: str, lever: bool = False) -> Ship:
-    """§7.2 step 1; the bow-first unloading order of step 2 unless a Lever chooses it."""
-    ship = s.ships[ship_id - 1]
-    ship.site = site
-    s.docks[site] = ship_id
-    s.sails += 1
-    if not lever:
-        ship.queue = [j for j, owner in enumerate(ship.slots) if owner >= 0]
-        s.stack.append(("unload", ship_id))
-    return ship
-
-
-def _play_card(s: State, seat: int, card: str, discard_now: bool) -> None:
-    s.cards[seat].remove(card)
-    if discard_now:
-        s.discard.append(card)
-    else:  # R-12: discarded only once the sail is completely resolved
-        s.stack.append(("discard", card))
-
-
-def _stones_taken(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    s.sleds[seat] += d["count"]
-    s.quarries[seat] -= d["count"]
-
-
-def _stone_placed(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _place(s, seat, d["ship"], d["slot"])
-
-
-def _ship_sailed(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _sail(s, d["ship"], d["site"])
-
-
-def _lever_played(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _play_card(s, seat, data.LEVER, False)
-    _sail(s, d["ship"], d["site"], lever=True)
-    s.stack.append(("lever_order", seat, d["ship"]))
-
-
-def _hammer_played(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _play_card(s, seat, data.HAMMER, True)
-    s.sleds[seat] += d["stones"]
-    s.quarries[seat] -= d["stones"]
-    _place(s, seat, d["ship"], d["slot"])
-
-
-def _sail_played(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _play_card(s, seat, data.SAIL, False)
-    _place(s, seat, d["ship"], d["slot"])
-    _sail(s, d["ship"], d["site"])
-
-
-def _chisel_played(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s)
-    _play_card(s, seat, data.CHISEL, True)
-    _place(s, seat, d["first"]["ship"], d["first"]["slot"])
-    _place(s, seat, d["second"]["ship"], d["second"]["slot"])
-
-
-def _turn_passed(s: State, d: dict[str, Any], seat: Any) -> None:
-    _turn(s, pass_=True)
-
-
-# --- resolution steps and decisions (§7, §8, §9, §10) ------------------------------------------
-
-
-def _stone_delivered(s: State, d: dict[str, Any], seat: Any) -> None:
-    ship = s.ships[d["ship"] - 1]
-    ship.slots[d["slot"] - 1] = -1
-    ship.queue.pop(0)
-    if not ship.queue:
-        s.stack.pop()
-    deliver(s, d["player"], d["site"])
-
-
-def _red_card_played(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    owner = d["player"]
-    _play_card(s, owner, d["card"], False)
-    if d["stone"]:  # R-08: without a quarry stone the card has no effect
-        s.quarries[owner] -= 1
-        deliver(s, owner, d["site"])
-
-
-def _card_discarded(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    s.discard.append(d["card"])
-
-
-def _discard_reshuffled(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.draw = list(d["order"])
-    s.discard = []
-
-
-def _card_drawn(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    if d["card"] is not None:  # E-11: a failed draw gives nothing
-        s.draw.pop(0)
-        receive(s, d["player"], d["card"])
-
-
-def _stone_returned(s: State, seat: int) -> None:
-    s.transit[seat] -= 1
-    s.quarries[seat] += 1
-
-
-def _card_taken(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    s.market[d["slot"] - 1] = None
-    _stone_returned(s, seat)  # R-07: card received, stone back, then the red card is played
-    receive(s, seat, d["card"])
-
-
-def _pair_taken(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    s.pair = []
-    cards = d["cards"]
-    if len(cards) == 2:
-        s.stack.append(("market_keep", seat, cards[0], cards[1]))
-    else:  # E-23: a pair of one card is simply received
-        _stone_returned(s, seat)
-        receive(s, seat, cards[0])
-
-
-def _card_kept(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    s.discard.append(d["discarded"])  # R-05: face up
-    _stone_returned(s, seat)
-    receive(s, seat, d["card"])
-
-
-def _pyramid_chosen(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    s.transit[seat] -= 1
-    place_in_pyramid(s, seat, d["index"])
-
-
-def _bonus_stone_placed(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-    _place(s, seat, d["ship"], d["slot"])
-
-
-def _bonus_declined(s: State, d: dict[str, Any], seat: Any) -> None:
-    s.stack.pop()
-
-
-def _unload_ordered(s: State, d: dict[str, Any], seat: Any) -> None:
-    """C-6: seats in unloading order; each takes that colour's next stone from the bow."""
-    s.stack.pop()
-    ship = s.ships[d["ship"] - 1]
-    taken: set[int] = set()
-    queue = []
-    for owner in d["order"]:
-        slot = next(j for j, o in enumerate(ship.slots) if o == owner and j not in taken)
-        taken.add(slot)
-        queue.append(slot)
-    ship.queue = queue
-    s.stack.append(("unload", d["ship"]))
-
-
 HANDLERS: dict[str, Handler] = {
     "game_prepared": _game_prepared,
     "round_started": _round_started,
@@ -328,26 +150,26 @@ HANDLERS: dict[str, Handler] = {
     "temple_bonus": _temple_bonus,
     "market_cleared": _market_cleared,
     "players_ranked": _players_ranked,
-    "stones_taken": _stones_taken,
-    "stone_placed": _stone_placed,
-    "ship_sailed": _ship_sailed,
-    "lever_played": _lever_played,
-    "hammer_played": _hammer_played,
-    "sail_played": _sail_played,
-    "chisel_played": _chisel_played,
-    "turn_passed": _turn_passed,
-    "stone_delivered": _stone_delivered,
-    "red_card_played": _red_card_played,
-    "card_discarded": _card_discarded,
-    "discard_reshuffled": _discard_reshuffled,
-    "card_drawn": _card_drawn,
-    "card_taken": _card_taken,
-    "pair_taken": _pair_taken,
-    "card_kept": _card_kept,
-    "pyramid_chosen": _pyramid_chosen,
-    "bonus_stone_placed": _bonus_stone_placed,
-    "bonus_declined": _bonus_declined,
-    "unload_ordered": _unload_ordered,
+    "stones_taken": turn_events.stones_taken,
+    "stone_placed": turn_events.stone_placed,
+    "ship_sailed": turn_events.ship_sailed,
+    "lever_played": turn_events.lever_played,
+    "hammer_played": turn_events.hammer_played,
+    "sail_played": turn_events.sail_played,
+    "chisel_played": turn_events.chisel_played,
+    "turn_passed": turn_events.turn_passed,
+    "stone_delivered": resolution_events.stone_delivered,
+    "red_card_played": resolution_events.red_card_played,
+    "card_discarded": resolution_events.card_discarded,
+    "discard_reshuffled": resolution_events.discard_reshuffled,
+    "card_drawn": resolution_events.card_drawn,
+    "card_taken": resolution_events.card_taken,
+    "pair_taken": resolution_events.pair_taken,
+    "card_kept": resolution_events.card_kept,
+    "pyramid_chosen": resolution_events.pyramid_chosen,
+    "bonus_stone_placed": resolution_events.bonus_stone_placed,
+    "bonus_declined": resolution_events.bonus_declined,
+    "unload_ordered": resolution_events.unload_ordered,
     **{name: _add_points for name in FINAL_EVENTS.values()},
 }
 

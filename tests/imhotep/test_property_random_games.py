@@ -4,7 +4,7 @@ Every game goes through ``tests.harness.random_game`` (replay equals live state,
 have actions, listed actions accepted, unlisted mutants refused, views serialisable) with the
 Imhotep checks of ``tests.imhotep.invariants``: stone conservation per colour (§1.1, §15.3, C-4),
 card conservation, scores changing only in scoring events, exactly 6 rounds (§5).
-Set ``PAPYRUS_PROPERTY_GAMES`` for more games per configuration (default 3).
+Set ``PAPYRUS_PROPERTY_GAMES`` for more games per configuration (default 8).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from domain.imhotep.rules import RULES
 from tests.harness import random_game, start
 from tests.imhotep.invariants import Checker, mutants
 
-GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "3"))
+GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "8"))
 MIXED_1 = {"market": "B", "pyramids": "A", "temple": "B", "burial_chamber": "A", "obelisks": "B"}
 MIXED_2 = {"market": "A", "pyramids": "B", "temple": "A", "burial_chamber": "B", "obelisks": "A"}
 SIDES = {"all_a": "A", "all_b": "B", "mixed_1": MIXED_1, "mixed_2": MIXED_2}
