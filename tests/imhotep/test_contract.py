@@ -106,3 +106,43 @@ def test_decide_never_mutates_and_events_are_json_primitives() -> None:
         assert not RESERVED & {e.type for e in events}
         assert replay(RULES, seats, options, stored) == state
         assert copy.deepcopy(state) == state and state.copy() == state
+
+
+def _universe() -> list[dict]:
+    """Every well-formed action over ships 1–4, slots 1–4, all sites, cards and pyramids."""
+    from domain.imhotep import data
+
+    places = [{"ship": a, "slot": b} for a in range(1, 5) for b in range(1, 5)]
+    acts: list[dict] = [{"type": t} for t in (
+        "get_stones", "pass", "take_pair", "bonus_decline", "take_point", "take_stones",
+    )]  # fmt: skip
+    for p in places:
+        acts += [{"type": t, **p} for t in ("place_stone", "play_hammer", "bonus_place")]
+        acts += [{"type": "play_sail", **p, "site": s} for s in data.SITES]
+        acts += [{"type": "play_chisel", "first": p, "second": q} for q in places]
+    for ship in range(1, 5):
+        acts += [{"type": t, "ship": ship, "site": s} for t in ("sail", "play_lever")
+                 for s in data.SITES]  # fmt: skip
+    acts += [{"type": t, "card": c} for t in ("take_card", "keep") for c in data.CARD_IDS]
+    acts += [{"type": "choose_pyramid", "pyramid": p} for p in ("left", "middle", "right")]
+    return acts
+
+
+def test_11_decide_accepts_exactly_the_listed_actions() -> None:
+    universe = _universe()
+    for seats, sides in [(2, "B"), (4, "A"), (3, "B")]:
+        options = RULES.normalize_options(seats, {"sides": sides})
+        rng = random.Random(seats)
+        _, state = start(RULES, seats, options, seats)
+        while RULES.outcome(state) is None:
+            seat = RULES.active_seats(state)[0]
+            legal = RULES.legal_actions(state, seat)
+            orders = [a for a in legal if a["type"] == "unload_order"]
+            for action in universe + orders:
+                try:
+                    RULES.decide(state, seat, action, random.Random(0))
+                    accepted = True
+                except (IllegalAction, BadAction):
+                    accepted = False
+                assert accepted == (action in legal), action
+            _, state = play(RULES, state, seat, rng.choice(legal), rng)
