@@ -9,9 +9,8 @@ further choice (``domain.imhotep.flow``) on a copy of the state; automatic singl
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from domain.contract import JSON, Event, NotYourTurn, Outcome
+from domain.contract import JSON, Event, NotYourTurn, Outcome, Rules
 from domain.imhotep import decisions, options, view
 from domain.imhotep.errors import DecisionPending, GameIsOver, MalformedAction
 from domain.imhotep.evolve import evolve
@@ -107,4 +106,4 @@ class ImhotepRules:
         return Outcome(list(state.scores), list(state.winners), list(state.ranks))
 
 
-RULES: Any = ImhotepRules()
+RULES: Rules[State] = ImhotepRules()
