@@ -60,6 +60,7 @@ def test_w14_basic_offering():
     act(state, blue, {"type": "take_farmer", "province": SPARE[blue]})
     steps, state = act(state, blue, {"type": "end_gift_turn"})
     assert state.start == red and state.phase == "harvest"
+    assert RULES.active_seats(state) == [red]  # D-10: from this Harvest on
     assert state.stones[P[SPARE[blue]]] == 1 and state.farmers[P[SPARE[blue]]] == 1
 
 

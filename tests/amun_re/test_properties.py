@@ -9,7 +9,7 @@ each table option, with Amun-Re invariants checked event by event:
 * VP change only in the scoring steps (§13, §15); Favour cards are neither created nor lost;
 * unlisted actions (mutants) are refused with a reason.
 
-``PAPYRUS_PROPERTY_GAMES`` sets the number of games per configuration (default 2).
+``PAPYRUS_PROPERTY_GAMES`` sets the number of games per configuration (default 4).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from domain.contract import JSON, Event
 from domain.engine import Step
 from tests.harness import random_game, start
 
-GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "2"))
+GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "4"))
 OPTIONS = [{}, {"classic_bank_majority": True}, {"no_farmer_points": True}]
 SCORING_EVENTS = {"kingdom_scored", "game_scored"}
 RED_FLAGS = ("bribe", "protection")
