@@ -12,7 +12,9 @@ allow-lists: every key below is named on purpose, nothing is copied from the sta
      "options": {"classic_bank_majority", "no_farmer_points", module flags},
      "bid_track": [0, 1, 3, …, 36],
      "offering_tile": None | {"tile", "gold_per_farmer", "camel", "temple_vp"},
-     "provinces": [{"id", "name", "owner", "farmers", "stones", "pyramids", "up_for_auction"}]
+     "provinces": [{"id", "name", "bank", "region", "river", "fields", "card_limit", "temples",
+                    "mine", "caravan", "bonus": {"stones", "gold", "favour_cards"},
+                    "owner", "farmers", "stones", "pyramids", "up_for_auction"}]
                   (only provinces revealed at least once; the unrevealed set stays secret),
      "auction": None | {"cards": [{"province", "standing", "protected", "blocked",
                                    "scribes": [{"seat", "value", "standing"}]}],
@@ -73,7 +75,7 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         "bid_track": list(data.BID_TRACK),
         "offering_tile": tile_view(state.tile),
         "provinces": [
-            {"id": data.PROVINCES[p], "name": data.PROVINCE_NAMES[p],
+            {**PROVINCE_FACTS[p], "bonus": dict(PROVINCE_FACTS[p]["bonus"]),
              "owner": none_if(state.owner[p]), "farmers": state.farmers[p],
              "stones": state.stones[p], "pyramids": state.pyramids[p],
              "up_for_auction": p in state.revealed and phase in ("auction", "resolution")}
@@ -110,6 +112,16 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
     return out
 
 
+#: the printed facts of each province (§5.1), shown with its board state
+PROVINCE_FACTS: tuple[dict[str, Any], ...] = tuple(
+    {"id": data.PROVINCES[p], "name": data.PROVINCE_NAMES[p], "bank": data.BANK[p],
+     "region": data.REGION[p], "river": data.RIVER[p], "fields": data.FIELDS[p],
+     "card_limit": data.CARD_LIMIT[p], "temples": data.TEMPLES[p], "mine": data.MINE[p],
+     "caravan": data.CARAVAN[p],
+     "bonus": {"stones": data.BONUS_STONES[p], "gold": data.BONUS_GOLD[p],
+               "favour_cards": data.BONUS_CARDS[p]}}
+    for p in range(len(data.PROVINCES))
+)
 OPTION_KEYS = ("classic_bank_majority", "no_farmer_points", *data.MODULES)
 DECISIONS = {"auction": "bid", "resolution": "sell_for_payment", "market": "market_turn",
              "offering": "commit", "gifts": "gift_collection", "harvest": "harvest_turn",
