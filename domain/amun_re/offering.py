@@ -51,10 +51,13 @@ def legal(state: State, seat: int) -> list[JSON]:
 
 
 def check_open(state: State, seat: int, phases: tuple[str, ...] = ("offering",)) -> None:
+    """R11.1 / R15.1: a secret step is taken in its phase, before the seat's commitment."""
+    rule = "R15.1" if state.phase == "final_sale" or phases == ("final_sale",) else "R11.1"
     if state.phase not in phases:
-        raise IllegalAction("this is an Offering decision", rule="R11.1")
+        what = "the final sale" if phases == ("final_sale",) else "the Offering"
+        raise IllegalAction(f"this is a decision of {what}", rule=rule)
     if state.committed[seat]:
-        raise IllegalAction("your commitment is final", rule="R11.1")
+        raise IllegalAction("your commitment is final", rule=rule)
 
 
 def decide_mark(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
