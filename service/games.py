@@ -175,9 +175,15 @@ class Games:
         return game
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        game = self.get(game_id)
-        stored = self.store.events.get(game.id, gt=after, limit=limit)
-        return [recorded(e) for e in stored]
+        """Stored events after version ``after`` (one query; the game is not loaded)."""
+        try:
+            ident = uuid.UUID(str(game_id))
+        except ValueError:
+            raise NotFound(f"There is no game with id {game_id!r}.") from None
+        stored = [recorded(e) for e in self.store.events.get(ident, gt=after, limit=limit)]
+        if not stored and after == 0:
+            raise NotFound(f"There is no game with id {game_id!r}.")
+        return stored
 
     def at_version(self, game_id: str, version: int) -> GameTable:
         game = self.get(game_id)
@@ -276,8 +282,8 @@ class Games:
             if len(free) == 1:
                 self._start(game)
             self._run_bots(game)
-            if self._try_save(game):
-                return self.get(game_id)
+            if self._try_save(game) is not None:
+                return game
         raise Conflict("The table changed too often while taking the seat; try again.")
 
     def _start(self, game: GameTable) -> None:
@@ -344,8 +350,9 @@ class Games:
             self._finish_if_over(game, rules)
             last = game.version
             self._run_bots(game)
-            if self._try_save(game):
-                return self.get(game_id), self._range(game_id, first, last)
+            saved = self._try_save(game)
+            if saved is not None:
+                return game, [r for r in saved if first <= r.version <= last]
             if expected_version is not None:
                 raise Conflict(
                     "Another action was recorded first: reload the game and decide again."
@@ -355,18 +362,24 @@ class Games:
     # -- internals ----------------------------------------------------------------------------
 
     def _load_for_command(self, game_id: str) -> GameTable:
-        self.get(game_id)  # NOT_FOUND for unknown ids, same message everywhere
-        game = self.store.repository.get(uuid.UUID(str(game_id)))
-        assert isinstance(game, GameTable)
+        """A private copy of the game to decide on (the cached one stays untouched)."""
+        missing = NotFound(f"There is no game with id {game_id!r}.")
+        try:
+            game = self.store.repository.get(uuid.UUID(str(game_id)))
+        except (AggregateNotFoundError, ValueError):
+            raise missing from None
+        if not isinstance(game, GameTable):
+            raise missing
         return game
 
-    def _try_save(self, game: GameTable) -> bool:
+    def _try_save(self, game: GameTable) -> list[Recorded] | None:
+        """The saved events, or ``None`` when another writer got there first."""
         try:
-            self.store.save(game)
+            recordings = self.store.save(game)
         except IntegrityError:
-            return False
+            return None
         self._saved(game)
-        return True
+        return [recorded(r.domain_event) for r in recordings]
 
     def _repeat(
         self, game_id: str, game: GameTable, command: str

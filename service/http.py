@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -19,7 +20,6 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
-from cross_web import HTTPException
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from service.catalog import Catalog

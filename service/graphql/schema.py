@@ -7,7 +7,13 @@ import contextlib
 from collections.abc import AsyncGenerator
 
 import strawberry
-from strawberry.extensions import MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxTokensLimiter,
+    ParserCache,
+    ValidationCache,
+)
+from strawberry.extensions.query_depth_limiter import create_validator
 from strawberry.scalars import JSON
 
 from domain import table as tables
@@ -201,13 +207,19 @@ class Subscription:
             context.hub.release(key, waiter)
 
 
+DEPTH_RULE = create_validator(MAX_DEPTH, None, None)
+
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
         PublicErrors,
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        # one rule class for every request, so that validation results can be cached
+        lambda: AddValidationRules([DEPTH_RULE]),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        # clients send the same few documents over and over: parse and validate each once
+        lambda: ParserCache(maxsize=512),
+        lambda: ValidationCache(maxsize=512),
     ],
 )

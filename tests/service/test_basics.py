@@ -80,15 +80,18 @@ def test_oversized_queries_are_refused(sqlite_server) -> None:  # type: ignore[n
     assert response.json()["errors"][0]["extensions"]["code"] == "BAD_INPUT"
 
 
-def test_depth_is_limited(sqlite_server) -> None:  # type: ignore[no-untyped-def]
-    """The schema has no cycles today; the limiter guards the day it gets one."""
-    from strawberry.extensions import QueryDepthLimiter
+def test_depth_is_limited() -> None:
+    """The schema has no cycles today; the depth rule guards the day it gets one."""
+    from graphql import parse, validate
+    from strawberry.extensions.query_depth_limiter import create_validator
 
-    from service.graphql.schema import MAX_DEPTH, schema
+    from service.graphql.schema import DEPTH_RULE, MAX_DEPTH, schema
 
-    limiters = [e() for e in schema.extensions if callable(e) and not isinstance(e, type)]
-    assert any(isinstance(x, QueryDepthLimiter) for x in limiters)
-    assert MAX_DEPTH >= 7  # the deepest meaningful query (events of listed games) still passes
+    deepest = parse("{ games { edges { node { events { edges { node { version } } } } } } }")
+    assert MAX_DEPTH >= 7  # the deepest meaningful query (events of listed games) passes
+    assert validate(schema._schema, deepest, [DEPTH_RULE]) == []
+    errors = validate(schema._schema, deepest, [create_validator(5, None, None)])
+    assert errors and "exceeds maximum operation depth" in errors[0].message
 
 
 def test_an_unknown_game_is_null_in_graphql_and_not_found_elsewhere(server) -> None:  # type: ignore[no-untyped-def]
