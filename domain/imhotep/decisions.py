@@ -17,7 +17,7 @@ from domain.imhotep.errors import DecisionPending, MalformedAction, NotAnOption
 from domain.imhotep.flow import temple_bonus
 from domain.imhotep.sites import free_pyramids
 from domain.imhotep.state import Frame, State, open_slots, stones_bonus
-from domain.imhotep.turns import expect_keys, open_slot
+from domain.imhotep.turns import expect_keys, need_sled, open_slot
 
 #: decision kind (§10.2) of each frame kind
 KIND = {
@@ -64,16 +64,19 @@ def options(state: State, frame: Frame) -> list[JSON]:
             opts.append({"type": "take_pair"})
         return opts
     if kind == "market_keep":
-        return [{"type": "keep", "card": c} for c in distinct([frame[2], frame[3]])]
+        return [{"type": "keep", "card": c} for c in distinct(list(frame[2:]))]
     if kind == "pyramid_choice":
         names = data.PYRAMIDS[state.sides["pyramids"]]
         return [{"type": "choose_pyramid", "pyramid": names[i][0]} for i in free_pyramids(state)]
-    if kind == "ship_bonus":
-        opts = [{"type": "bonus_place", "ship": a, "slot": b} for a, b in open_slots(state)]
+    if kind == "ship_bonus":  # E-10, E-26, C-2: with an empty sled or no open slot, decline only
+        slots = open_slots(state) if state.sleds[frame[1]] >= 1 else []
+        opts = [{"type": "bonus_place", "ship": a, "slot": b} for a, b in slots]
         return [*opts, {"type": "bonus_decline"}]
     if kind == "lever_order":
         return [{"type": "unload_order", "order": o} for o in lever_orders(state, frame[2])]
-    return [{"type": "take_point"}, {"type": "take_stones"}]
+    if stones_bonus(state, frame[2], 2) >= 1:  # stones only if at least 1 would move
+        return [{"type": "take_point"}, {"type": "take_stones"}]
+    return [{"type": "take_point"}]
 
 
 def decide_option(state: State, seat: int, frame: Frame, action: JSON) -> Event:
@@ -93,7 +96,8 @@ def decide_option(state: State, seat: int, frame: Frame, action: JSON) -> Event:
         if choice == "keep":
             other = list(frame[2:])
             other.remove(card)
-            return Event("card_kept", {"card": card, "discarded": other[0]}, seat)
+            discarded = other[0] if other else None
+            return Event("card_kept", {"card": card, "discarded": discarded}, seat)
         return Event("card_taken", {"card": card, "slot": cards.index(card) + 1}, seat)
     if choice == "take_pair":
         expect_keys(action)
@@ -104,6 +108,9 @@ def decide_option(state: State, seat: int, frame: Frame, action: JSON) -> Event:
         return _pyramid(state, seat, action)
     if choice == "bonus_place":
         expect_keys(action, "ship", "slot")
+        need_sled(state, seat, 1, "§8.4")
+        if state.ending:
+            raise NotAnOption("after the round has ended nothing is placed on a ship", rule="C-2")
         ship, slot = open_slot(state, {"ship": action["ship"], "slot": action["slot"]})
         return Event("bonus_stone_placed", {"ship": ship, "slot": slot}, seat)
     if choice == "unload_order":
@@ -122,7 +129,10 @@ def decide_option(state: State, seat: int, frame: Frame, action: JSON) -> Event:
     if choice == "take_point":
         return temple_bonus(frame, "point", 0, seat)
     if choice == "take_stones":
-        return temple_bonus(frame, "stones", stones_bonus(state, seat, 2), seat)
+        stones = stones_bonus(state, seat, 2)
+        if stones < 1:
+            raise NotAnOption("no stone would move: your sled is full or quarry empty", "R-17")
+        return temple_bonus(frame, "stones", stones, seat)
     return Event("bonus_declined", {}, seat)
 
 

@@ -110,11 +110,10 @@ def _temple_a(s: State, top: Frame, rng: random.Random, actor: int | None) -> Ev
 
 
 def _temple_b(s: State, top: Frame, rng: random.Random, actor: int | None) -> Event | None:
-    """§8.6: one column's bonus; a real "point or stones" choice waits for its owner (R-17)."""
+    """§8.6: one column's bonus; a "point or stones" column waits for its owner's choice."""
     if is_temple_choice(s, top):
         return None
-    automatic = "point" if data.TEMPLE_B_BONUS[top[1]] == "point_or_two_stones" else None
-    return temple_bonus(top, automatic, 0, None)
+    return temple_bonus(top, None, 0, None)
 
 
 def temple_bonus(top: Frame, choice: str | None, stones: int, seat: int | None) -> Event:

@@ -62,17 +62,13 @@ def card_taken(s: State, d: dict[str, Any], seat: Any) -> None:
 def pair_taken(s: State, d: dict[str, Any], seat: Any) -> None:
     s.stack.pop()
     s.pair = []
-    cards = d["cards"]
-    if len(cards) == 2:
-        s.stack.append(("market_keep", seat, cards[0], cards[1]))
-    else:  # E-23: a pair of one card is simply received
-        _stone_returned(s, seat)
-        receive(s, seat, cards[0])
+    s.stack.append(("market_keep", seat, *d["cards"]))  # E-23, C-1: one card, automatic keep
 
 
 def card_kept(s: State, d: dict[str, Any], seat: Any) -> None:
     s.stack.pop()
-    s.discard.append(d["discarded"])  # face up
+    if d["discarded"] is not None:
+        s.discard.append(d["discarded"])  # face up
     _stone_returned(s, seat)
     receive(s, seat, d["card"])
 

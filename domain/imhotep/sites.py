@@ -9,7 +9,7 @@ a decision frame (``market_take`` §8.1, ``pyramid_choice`` §8.4), and the ston
 from __future__ import annotations
 
 from domain.imhotep import data
-from domain.imhotep.state import State, open_slots, stones_bonus
+from domain.imhotep.state import State, stones_bonus
 
 
 def has_market_card(state: State) -> bool:
@@ -73,8 +73,8 @@ def place_in_pyramid(state: State, seat: int, index: int) -> None:
         moved = stones_bonus(state, seat, data.GET_STONES)
         state.sleds[seat] += moved
         state.quarries[seat] -= moved
-    elif bonus == "place_on_ship" and state.sleds[seat] >= 1 and open_slots(state):
-        state.stack.append(("ship_bonus", seat))  # optional; E-10, E-26, C-2 skip it
+    elif bonus == "place_on_ship":  # optional; E-10, E-26, C-2: only bonus_decline
+        state.stack.append(("ship_bonus", seat))
 
 
 def _deliver_obelisks_b(state: State, seat: int) -> None:

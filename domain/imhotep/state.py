@@ -15,9 +15,9 @@ Frames (``stack`` entries):
 * ``("draw", seat)`` – a card bonus draws for ``seat`` (§9.1);
 * ``("end_round",)``, ``("temple_a",)``, ``("temple_b", column, owner)``, ``("clear_market",)``,
   ``("next_round",)``, ``("final", step)`` – the end of a round (§12) and the final scoring (§13);
-* decisions (§10.2): ``("market_take", seat)``, ``("market_keep", seat, card, card)``,
+* decisions (§10.2): ``("market_take", seat)``, ``("market_keep", seat, card[, card])``,
   ``("pyramid_choice", seat)``, ``("ship_bonus", seat)``, ``("lever_order", seat, ship)``;
-  ``("temple_b", …)`` is the decision ``temple_choice`` when its column offers a real choice.
+  ``("temple_b", …)`` is the decision ``temple_choice`` on a "point or stones" column.
 """
 
 from __future__ import annotations
@@ -168,12 +168,9 @@ def stones_bonus(state: State, seat: int, most: int) -> int:
 
 
 def is_temple_choice(state: State, frame: Frame) -> bool:
-    """§8.6 / R-17: a "point or stones" column is a decision only if a stone would move."""
-    _, column, owner = frame
-    return (
-        data.TEMPLE_B_BONUS[column] == "point_or_two_stones"
-        and stones_bonus(state, owner, 2) >= 1
-    )
+    """§8.6: a "point or stones" column is the decision ``temple_choice``. When no stone would
+    move, ``take_point`` is its only option and is applied automatically (R-17, C-1)."""
+    return data.TEMPLE_B_BONUS[frame[1]] == "point_or_two_stones"
 
 
 def open_slots(state: State) -> list[tuple[int, int]]:

@@ -181,9 +181,7 @@ def view_event(event: Event, seat: int | None, full: bool = False) -> Event | No
     elif kind == "discard_reshuffled":
         shown = {"count": len(d["order"])}
     elif kind == "pair_taken" and seat != event.seat:
-        shown = {"count": len(d["cards"])}
-        if len(d["cards"]) == 1:  # E-23: the single card is received face up
-            shown["cards"] = list(d["cards"])
+        shown = {"count": len(d["cards"])}  # public again with the keep (card_kept)
     else:
         return event
     return Event(kind, shown, event.seat)

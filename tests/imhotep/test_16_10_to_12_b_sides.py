@@ -165,3 +165,14 @@ def test_16_12_w56_paved_path_completes_a_tower() -> None:
     act(state, K, {"type": "sail", "ship": 4, "site": "market"})
     assert state.towers == [K, W, BR] and state.singles[BR] == 0 and state.scores[BR] == 6
 
+
+
+def test_16_10_w49_c1_full_sled_makes_take_point_an_automatic_choice() -> None:
+    state = new_game(2, sides={"temple": "B"}, start=K)
+    state.temple = [K, W, W, K, W, K]
+    state.sleds, state.quarries = [3, 4], [10, 10]
+    _end_round_by(state, K)
+    assert RULES.legal_actions(state, W) == [{"type": "take_point"}, {"type": "take_stones"}]
+    steps = act(state, W, {"type": "take_stones"})
+    (third,) = [s for s in steps if s.event.data.get("column") == 3]
+    assert third.automatic and third.event.data["choice"] == "point"

@@ -122,7 +122,10 @@ def test_16_2_w10_market_b_short_deal_and_pair_of_one_card() -> None:
     act(state, BR, {"type": "sail", "ship": 1, "site": "market"})
     steps = act(state, W, {"type": "take_pair"})
     assert state.cards[W] == ["hammer"] and decision(state) == ("market_take", K)
-    assert RULES.view_event(steps[0].event, K).data["cards"] == ["hammer"]
+    assert [(s.event.type, s.automatic) for s in steps[:2]] == [
+        ("pair_taken", False), ("card_kept", True),
+    ]  # fmt: skip  C-1: a pair of one card is an automatic keep
+    assert steps[1].event.data == {"card": "hammer", "discarded": None}
 
 
 def test_16_2_w11_reshuffle_while_dealing_market_a() -> None:

@@ -99,3 +99,34 @@ def test_16_9_w47_forced_choice_completion_and_overflow() -> None:
     assert scoring.decorations(state)[K] == 5
     state.overflow += [W, W]
     assert scoring.decorations(state)[K] == 6
+
+
+def test_16_9_w46_c1_ship_bonus_without_sled_stone_is_an_automatic_decline() -> None:
+    state = new_game(4, sides=PYRAMIDS_B, start=K)
+    set_ships(state, [W], [BR, _, _], [_, K], [K], sailed={4: "temple"})
+    state.sleds[W] = 0
+    act(state, K, {"type": "sail", "ship": 1, "site": "pyramids"})
+    steps = act(state, W, {"type": "choose_pyramid", "pyramid": "right"})
+    assert [(s.event.type, s.automatic) for s in steps] == [
+        ("pyramid_chosen", False), ("bonus_declined", True),
+    ]  # fmt: skip
+
+
+def test_15_1_e27_entrance_drawn_at_round_end_gives_only_the_point_c2() -> None:
+    state = new_game(4, sides={"pyramids": "B", "temple": "B"}, start=K)
+    state.pyramids = [[G] * 5, [G] * 5, []]
+    state.temple = [K, K, K, K]
+    state.sleds[K], state.scores = 5, [0, 0, 0, 0]
+    state.draw.insert(0, "entrance")
+    set_ships(
+        state, [_, _, _, _], [_, _, _], [_, _], [W],
+        sailed={1: "market", 2: "temple", 3: "burial_chamber"},
+    )  # fmt: skip
+    steps = act(state, K, {"type": "sail", "ship": 4, "site": "obelisks"})
+    kinds = [s.event.type for s in steps]
+    at = kinds.index("card_drawn")
+    assert kinds[at : at + 5] == [
+        "card_drawn", "red_card_played", "pyramid_chosen", "bonus_declined", "card_discarded",
+    ]  # fmt: skip
+    assert all(s.automatic for s in steps[at:])
+    assert state.pyramids[2] == [K] and state.scores[K] == 1 + 2 + 1 + 1
