@@ -102,8 +102,10 @@ def check_purchase(state: State, seat: int, kind: int, count: int) -> int:
     return price
 
 
-def own_province(state: State, seat: int, action: JSON, rule: str) -> int:
+def own_province(state: State, seat: int, action: JSON, rule: str, placing: bool = False) -> int:
+    """The province parameter, once the step is possible now (R10.1, C-2) and he controls it."""
     province = actions.province_of(actions.read(action, province=str)["province"])
+    check_turn(state, placing)
     if state.owner[province] != seat:
         raise IllegalAction(f"you do not control {data.PROVINCE_NAMES[province]}", rule=rule)
     return province
@@ -135,8 +137,7 @@ def decide_buy_stones(state: State, seat: int, action: JSON, rng: random.Random)
 
 
 def decide_place_farmer(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
-    province = own_province(state, seat, action, "R7.6")
-    check_turn(state, placing=True)
+    province = own_province(state, seat, action, "R7.6", placing=True)
     if state.pending_kind != FARMERS_KIND:
         raise IllegalAction("place your bought stones first", rule="C-2")
     if not empty_fields(state, province):
@@ -145,8 +146,7 @@ def decide_place_farmer(state: State, seat: int, action: JSON, rng: random.Rando
 
 
 def decide_place_stone(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
-    province = own_province(state, seat, action, "R7.7")
-    check_turn(state, placing=True)
+    province = own_province(state, seat, action, "R7.7", placing=True)
     if state.pending_kind != STONES_KIND:
         raise IllegalAction("place your bought farmers first", rule="C-2")
     built = (state.stones[province] + 1) // data.STONES_PER_PYRAMID
@@ -156,7 +156,6 @@ def decide_place_stone(state: State, seat: int, action: JSON, rng: random.Random
 
 def decide_architect(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
     province = own_province(state, seat, action, "R10.6")
-    check_turn(state)
     check_card_in_hand(state, seat, data.ARCHITECT, "R10.6")
     if state.stones[province] != data.ARCHITECT_STONES:
         raise IllegalAction("the Architect needs exactly 2 loose stones there", rule="R10.6")
@@ -165,7 +164,6 @@ def decide_architect(state: State, seat: int, action: JSON, rng: random.Random) 
 
 def decide_extra_farmer(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
     province = own_province(state, seat, action, "R10.6")
-    check_turn(state)
     check_card_in_hand(state, seat, data.EXTRA_FARMER, "R10.6")
     return [Event("extra_farmer_played", {"province": data.PROVINCES[province]}, seat)]
 
