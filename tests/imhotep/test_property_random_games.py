@@ -63,3 +63,36 @@ def test_15_2_legal_lists_have_no_duplicates_and_stay_within_bounds() -> None:
             assert len(legal) <= bounds[kind]
             assert len({repr(a) for a in legal}) == len(legal)
             _, state = play(RULES, state, seat, rng.choice(legal), rng)
+
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - hypothesis is a test extra
+    pass
+else:
+
+    @settings(
+        max_examples=max(10, GAMES * 2),
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(
+        seats=st.integers(2, 4),
+        sides=st.fixed_dictionaries({site: st.sampled_from("AB") for site in data.SITES}),
+        wrath=st.booleans(),
+        seed=st.integers(0, 2**32 - 1),
+    )
+    def test_15_any_side_mix_keeps_every_invariant(
+        seats: int, sides: dict[str, str], wrath: bool, seed: int
+    ) -> None:
+        options = RULES.normalize_options(
+            seats, {"sides": sides, "wrath_of_the_pharaoh": wrath}
+        )
+        _, state = start(RULES, seats, options, seed)
+        events, final = random_game(
+            RULES, seats, options, seed, check=Checker(state), mutants=mutants, replay_every=5
+        )
+        assert sum(e.type == "round_started" for e in events) == data.ROUNDS
+        assert RULES.outcome(final) is not None
