@@ -194,3 +194,15 @@ def test_16_8_w42_enumerating_a_turn_gives_31_entries() -> None:
     }  # fmt: skip
     assert len(entries) == 31
     assert {a["ship"] for a in entries if a["type"] == "sail"} == {3}
+
+
+def test_16_8_w40_stalled_sixth_round_goes_to_final_scoring() -> None:
+    state = new_game(2, start=W)
+    set_ships(state, [K, W, _, _], [_, _, _], [_, _, _], [_], sailed={2: "temple", 3: "pyramids"})
+    state.sleds, state.quarries = [0, 0], [0, 0]
+    state.round, state.round_stack = 6, []
+    state.current = K
+    steps, state = run_automatic(RULES, state, random.Random(0))
+    assert types(steps)[:3] == ["turn_passed", "turn_passed", "round_ended"]
+    assert types(steps)[-1] == "players_ranked"
+    assert state.quarries == [1, 1] and RULES.outcome(state) is not None
