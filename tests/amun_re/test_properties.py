@@ -25,11 +25,12 @@ from domain.amun_re.rules import RULES
 from domain.amun_re.setup import favour_deck
 from domain.amun_re.state import State, hand_size
 from domain.contract import JSON, Event
-from domain.engine import Step
+from domain.engine import Step, play, replay
 from tests.harness import random_game, start
 
 GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "4"))
-OPTIONS = [{}, {"classic_bank_majority": True}, {"no_farmer_points": True}]
+OPTIONS = [{}, {"classic_bank_majority": True}, {"no_farmer_points": True},
+           {"classic_bank_majority": True, "no_farmer_points": True}]
 SCORING_EVENTS = {"kingdom_scored", "game_scored"}
 RED_FLAGS = ("bribe", "protection")
 
@@ -121,3 +122,46 @@ def test_random_games_keep_the_invariants(seats, options, game):
     reserved = {"table_created", "seat_taken", "game_started", "game_finished",
                 "game_abandoned"}
     assert not reserved & {e.type for e in events}
+
+
+def is_rare(action: JSON) -> bool:
+    """Actions uniform random play seldom picks: red cards, card plays, adjustments, marks."""
+    return bool(action.get("bribe") or action.get("protection")) or action["type"] in (
+        "play_architect", "play_extra_farmer", "play_fixed_income", "play_exceptional_harvest",
+        "set_adjustment", "mark_for_sale", "buy_favour_cards", "take_favour_card")
+
+
+def choose_keeping_cards(legal: list[JSON], rng: random.Random) -> JSON:
+    """Mostly a rare action if any; otherwise mostly anything but selling."""
+    rare = [a for a in legal if is_rare(a)]
+    if rare and rng.random() < 0.6:
+        return rng.choice(rare)
+    keep = [a for a in legal if a["type"] != "sell"]
+    return rng.choice(keep if keep and rng.random() < 0.95 else legal)
+
+
+def test_games_that_favour_cards_keep_the_invariants():
+    """Random play biased towards Favour cards, so Bribe, Protection, payments by selling and
+    reshuffles (R9.4, R9.6, R9.8, R7.4) all happen under the invariants."""
+    seen: set[str] = set()
+    for seats, game in [(seats, game) for seats in (3, 4, 5) for game in range(max(8, 2 * GAMES))]:
+        seed = 5000 + 10 * seats + game
+        options = RULES.normalize_options(seats, {})
+        events, state = start(RULES, seats, options, seed)
+        check = Invariants(state)
+        rng = random.Random(seed)
+        while RULES.outcome(state) is None:
+            seat = rng.choice(RULES.active_seats(state))
+            action = choose_keeping_cards(RULES.legal_actions(state, seat), rng)
+            steps, state = play(RULES, state, seat, action, rng)
+            check(state, steps)
+            events += [s.event for s in steps]
+        assert replay(RULES, seats, options, events) == state
+        for e in events:
+            if e.type == "bid_placed":
+                seen |= {flag for flag in RED_FLAGS if e.data[flag]}
+            if e.type == "card_sold" and e.data["for_payment"]:
+                seen.add("sell_for_payment")
+            if e.type == "favour_cards_drawn" and e.data["reshuffle"] is not None:
+                seen.add("reshuffle")
+    assert seen == {"bribe", "protection", "sell_for_payment", "reshuffle"}
