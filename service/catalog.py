@@ -103,14 +103,14 @@ class Catalog:
             while True:
                 with self._tx() as cur:
                     start = self._position(cur)
-                    notes = self.store.recorder.select_notifications(  # type: ignore[attr-defined]
+                    notes = self.store.recorder.select_notifications(
                         start + 1, BATCH, topics=(CREATED_TOPIC, RECORDED_TOPIC)
                     )
                     if not notes:
                         return applied
                     rows: dict[str, Row | None] = {}
                     for note in notes:
-                        event = self.store.mapper.to_domain_event(note)
+                        event: Any = self.store.mapper.to_domain_event(note)
                         game_id = str(event.originator_id)
                         if game_id not in rows:
                             rows[game_id] = self._load(cur, game_id)
@@ -160,7 +160,8 @@ class Catalog:
         """Newest first; ``before_seq`` continues after a cursor."""
         self.catch_up()
         p = self._p
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if kind is not None:
             where.append(f"kind = {p}")
             args.append(kind)

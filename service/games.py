@@ -143,8 +143,8 @@ class Games:
         if known is not None:
             return known
         try:
-            credential = self.store.repository.get(credential_id(hashed))
-            player = self.store.repository.get(uuid.UUID(credential.player_id))
+            credential: Any = self.store.repository.get(credential_id(hashed))
+            player: Any = self.store.repository.get(uuid.UUID(credential.player_id))
         except AggregateNotFoundError:
             raise Unauthenticated("This token is not valid; register to get one.") from None
         caller = Caller(str(player.id), player.name)
@@ -154,7 +154,8 @@ class Games:
 
     def player_name(self, player_id: str) -> str | None:
         try:
-            return self.store.repository.get(uuid.UUID(player_id)).name  # type: ignore[no-any-return]
+            name: str = self.store.repository.get(uuid.UUID(player_id)).name
+            return name
         except (AggregateNotFoundError, ValueError):
             return None
 
@@ -167,7 +168,7 @@ class Games:
         except ValueError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         try:
-            game = self.store.repository.get(ident, deepcopy_from_cache=False)
+            game: Any = self.store.repository.get(ident, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         if not isinstance(game, GameTable):
@@ -189,7 +190,8 @@ class Games:
         game = self.get(game_id)
         if not 1 <= version <= game.version:
             raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
-        return self.store.repository.get(game.id, version=version)  # type: ignore[no-any-return]
+        past: GameTable = self.store.repository.get(game.id, version=version)
+        return past
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -365,7 +367,7 @@ class Games:
         """A private copy of the game to decide on (the cached one stays untouched)."""
         missing = NotFound(f"There is no game with id {game_id!r}.")
         try:
-            game = self.store.repository.get(uuid.UUID(str(game_id)))
+            game: Any = self.store.repository.get(uuid.UUID(str(game_id)))
         except (AggregateNotFoundError, ValueError):
             raise missing from None
         if not isinstance(game, GameTable):

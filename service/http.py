@@ -25,6 +25,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_P
 from service.catalog import Catalog
 from service.games import Games
 from service.graphql.context import Context
+from service.graphql.errors import public_error
 from service.graphql.schema import schema
 from service.hub import Hub
 from service.rest import rest_routes
@@ -89,6 +90,12 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         context.response = response
         return context
 
+    async def process_result(self, request: Any, result: Any) -> Any:
+        """The last gate: every error leaves with a code, whatever stage raised it."""
+        if result.errors:
+            result.errors = [public_error(e) for e in result.errors]
+        return await super().process_result(request, result)
+
     async def on_ws_connect(self, context: Context) -> Any:
         refused = context.check_caller()
         if refused is not None:
@@ -107,11 +114,10 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             )
         else:
             try:
-                response = await self.run(request)  # type: ignore[assignment]
+                response = await self.run(request)
             except HTTPException as refused:
                 response = graphql_error(refused.reason, status=refused.status_code)
         await response(scope, receive, send)
-
 
 
 async def healthz(request: Request) -> Response:
@@ -123,7 +129,7 @@ async def readyz(request: Request) -> Response:
     try:
         await asyncio.get_running_loop().run_in_executor(
             runtime.executor,
-            runtime.store.recorder.max_notification_id,  # type: ignore[attr-defined]
+            runtime.store.recorder.max_notification_id,
         )
     except Exception as failure:  # the store is what we check: any failure means not ready
         return JSONResponse(
@@ -170,5 +176,3 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     return app
-
-

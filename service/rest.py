@@ -63,7 +63,7 @@ async def run(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
 async def caller_of(request: Request) -> Caller:
     return await run(
         request, runtime(request).games.authenticate, request.headers.get("authorization")
-    )  # type: ignore[no-any-return]
+    )
 
 
 async def body_of(request: Request) -> dict[str, Any]:

@@ -144,7 +144,7 @@ class Game:
 
     @strawberry.field
     def options(self) -> JSON:
-        return self._table.options
+        return JSON(self._table.options)
 
     @strawberry.field(description="Number of the last event.")
     def version(self) -> int:
@@ -160,11 +160,11 @@ class Game:
 
     @strawberry.field
     def created_at(self) -> datetime:
-        return self._game.created_on  # type: ignore[no-any-return]
+        return self._game.created_on
 
     @strawberry.field
     def updated_at(self) -> datetime:
-        return self._game.modified_on  # type: ignore[no-any-return]
+        return self._game.modified_on
 
     @strawberry.field
     def seats(self) -> list[Seat]:
@@ -190,11 +190,11 @@ class Game:
 
     @strawberry.field(description="The game state as the caller may see it.")
     def state(self) -> JSON:
-        return views.state(self._table, self._caller)
+        return JSON(views.state(self._table, self._caller))
 
     @strawberry.field(description="Exactly the actions `act` accepts from the caller now.")
     def legal_actions(self) -> list[JSON]:
-        return views.legal_actions(self._table, self._caller)
+        return [JSON(a) for a in views.legal_actions(self._table, self._caller)]
 
     @strawberry.field(description="The public score track, by seat.")
     def scores(self) -> list[int]:
@@ -234,7 +234,7 @@ class Game:
     async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:
         past = await info.context.run(info.context.games.at_version, str(self._game.id), version)
         # Time travel shows what was visible then; once the game is over everything is public.
-        return views.state(past.table, self._caller, revealed=views.is_revealed(self._table))
+        return JSON(views.state(past.table, self._caller, revealed=views.is_revealed(self._table)))
 
 
 @strawberry.type
