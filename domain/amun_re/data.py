@@ -24,6 +24,7 @@ LAST_ROUND: int = ROUNDS_PER_KINGDOM * KINGDOMS
 # §6 (R6.2-R6.4)
 START_GOLD: int = _DATA["start_of_game"]["gold"]
 START_ARCHITECTS: int = _DATA["start_of_game"]["architect_cards"]
+SCRIBES: int = _DATA["start_of_game"]["scribes"]
 CARDS_PER_PLAYER: int = _DATA["province_deck"]["cards_per_player"]
 
 # §5.1 provinces, by index in the file's order

@@ -173,7 +173,7 @@ def player_view(state: State, s: int, show_gold: bool, full: bool) -> JSON:
     out: dict[str, Any] = {
         "seat": s, "vp": state.vp[s], "cards": hand_size(state, s),
         "provinces": [data.PROVINCES[p] for p in sorted(state.owned[s])],
-        "scribes_free": 3 - len(state.owned[s]) - scribes_on_cards,
+        "scribes_free": data.SCRIBES - len(state.owned[s]) - scribes_on_cards,
         "theft_card": True,
     }
     if show_gold:
