@@ -45,7 +45,7 @@ class ImhotepRules:
         return evolve(state, event)
 
     def active_seats(self, state: State) -> list[int]:
-        if state.over:
+        if state.over or state.round == 0:  # finished, or not set up yet
             return []
         frame = pending(state)
         if frame is not None:
@@ -53,7 +53,7 @@ class ImhotepRules:
         return [] if state.stack else [state.current]
 
     def legal_actions(self, state: State, seat: int) -> list[JSON]:
-        if state.over:
+        if state.over or state.round == 0:
             return []
         frame = pending(state)
         if frame is not None:
@@ -65,6 +65,8 @@ class ImhotepRules:
     def decide(self, state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
         if state.over:
             raise GameIsOver("the game is over", rule="§13")
+        if state.round == 0:
+            raise NotYourTurn("the game has not been set up yet", rule="§3")
         if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
             raise MalformedAction(
                 f"unknown action; actions are {', '.join(ACTION_TYPES)}", rule="§11"

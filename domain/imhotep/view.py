@@ -150,7 +150,7 @@ def _sites(state: State) -> JSON:
 
 
 def _pending(rules: Any, state: State, seat: int | None, frame: Any, full: bool) -> JSON | None:
-    if state.over:
+    if state.over or state.round == 0:
         return None
     if frame is None:
         if state.stack:
