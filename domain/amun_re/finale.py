@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.amun_re import actions, data
 from domain.amun_re.board import discard_card, pay_out
-from domain.amun_re.offering import check_open
+from domain.amun_re.offering import check_open, mark_actions
 from domain.amun_re.scoring import gold_bonus, ranks
 from domain.amun_re.state import NONE, State
 from domain.contract import JSON, Event
@@ -23,6 +23,10 @@ from domain.contract import JSON, Event
 
 def marked_cards(state: State, seat: int) -> list[str]:
     return [data.CARDS[c] for c, n in enumerate(state.marked[seat]) for _ in range(n)]
+
+
+def legal(state: State, seat: int) -> list[JSON]:
+    return [*mark_actions(state, seat), {"type": "final_sale"}]
 
 
 def decide_final_sale(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:

@@ -34,19 +34,19 @@ def unmarked(state: State, seat: int, card: int) -> int:
     return free
 
 
+def mark_actions(state: State, seat: int) -> list[JSON]:
+    """R11.2 / R15.1: one ``mark_for_sale`` per card type with a copy not yet committed."""
+    return [{"type": "mark_for_sale", "card": data.CARDS[c]}
+            for c in range(len(data.CARDS)) if unmarked(state, seat, c) > 0]
+
+
 def legal(state: State, seat: int) -> list[JSON]:
-    out: list[JSON] = [
-        {"type": "mark_for_sale", "card": data.CARDS[c]}
-        for c in range(len(data.CARDS)) if unmarked(state, seat, c) > 0
-    ]
-    if state.phase == "offering":
-        if not state.adjust[seat] and unmarked(state, seat, data.OFFERING_ADJUSTMENT) > 0:
-            out += [{"type": "set_adjustment", "sign": s} for s in SIGNS]
-        most = state.gold[seat] + sum(state.marked[seat])
-        out += [{"type": "commit_gold", "gold": g} for g in range(data.MIN_GOLD_OFFER, most + 1)]
-        out.append({"type": "commit_theft", "greed": False})
-    else:
-        out.append({"type": "final_sale"})
+    out = mark_actions(state, seat)
+    if not state.adjust[seat] and unmarked(state, seat, data.OFFERING_ADJUSTMENT) > 0:
+        out += [{"type": "set_adjustment", "sign": s} for s in SIGNS]
+    most = state.gold[seat] + sum(state.marked[seat])
+    out += [{"type": "commit_gold", "gold": g} for g in range(data.MIN_GOLD_OFFER, most + 1)]
+    out.append({"type": "commit_theft", "greed": False})
     return out
 
 

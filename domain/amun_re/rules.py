@@ -98,7 +98,7 @@ LEGAL: dict[str, Callable[[State, int], list[JSON]]] = {
     "offering": offering.legal,
     "gifts": gifts.legal,
     "harvest": harvest.legal,
-    "final_sale": offering.legal,
+    "final_sale": finale.legal,
 }
 
 #: actions after which a system step may follow (checked further in ``settles``)
