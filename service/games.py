@@ -288,6 +288,30 @@ class Games:
                 return game
         raise Conflict("The table changed too often while taking the seat; try again.")
 
+    def abandon_game(self, caller: Caller, game_id: str, reason: str | None) -> GameTable:
+        """Close a table without a result: its creator while it is open, a seated player after."""
+        require_player(caller)
+        assert caller.player_id is not None
+        if reason is not None and len(reason) > 200:
+            raise BadInput("A reason has at most 200 characters.")
+        for _ in range(MAX_RETRIES):
+            game = self._load_for_command(game_id)
+            table = game.table
+            if table.status not in (tables.OPEN, tables.ACTIVE):
+                raise GameNotActive(f"This game is already {table.status.lower()}.")
+            seated = bool(table.seats_of(caller.player_id))
+            if table.status == tables.OPEN and caller.player_id != table.created_by and not seated:
+                raise Forbidden("Only the creator or a seated player may close an open table.")
+            if table.status == tables.ACTIVE and not seated:
+                raise Forbidden("Only a seated player may abandon a running game.")
+            game.record(
+                Event(tables.GAME_ABANDONED, {"reason": reason or "abandoned", "by": caller.name}),
+                actor=caller.player_id,
+            )
+            if self._try_save(game) is not None:
+                return game
+        raise Conflict("The game changed too often; try again.")
+
     def _start(self, game: GameTable) -> None:
         table = game.table
         rules = rules_for(table.kind)

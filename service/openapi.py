@@ -305,6 +305,23 @@ OPENAPI: dict[str, Any] = {
                 },
             }
         },
+        "/games/{id}/abandon": {
+            "post": {
+                "summary": "Close the table without a result",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"reason": {"type": "string"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
+            }
+        },
         "/games/{id}/events": {
             "get": {
                 "summary": "The audit log as the caller may see it",

@@ -236,6 +236,19 @@ async def add_bot(request: Request) -> Response:
 
 
 @endpoint
+async def abandon(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    reason = body.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise BadInput("reason must be a string.")
+    game = await run(
+        request, runtime(request).games.abandon_game, caller, request.path_params["id"], reason
+    )
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
 async def act(request: Request) -> Response:
     caller = await caller_of(request)
     body = await body_of(request)
@@ -305,6 +318,7 @@ def rest_routes() -> list[Route]:
         Route("/games/{id}/seats", join, methods=["POST"]),
         Route("/games/{id}/bots", add_bot, methods=["POST"]),
         Route("/games/{id}/actions", act, methods=["POST"]),
+        Route("/games/{id}/abandon", abandon, methods=["POST"]),
         Route("/games/{id}/events", list_events),
         Route("/games/{id}/state", state_at),
     ]

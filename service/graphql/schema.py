@@ -151,6 +151,16 @@ class Mutation:
         )
         return game_of(info, found)
 
+    @strawberry.mutation(
+        description="Close a table without a result: its creator while it is open, "
+        "a seated player once it runs."
+    )
+    async def abandon_game(self, info: Info, game_id: GameID, reason: str | None = None) -> Game:
+        found = await info.context.run(
+            info.context.games.abandon_game, info.context.caller, str(game_id), reason
+        )
+        return game_of(info, found)
+
     @strawberry.mutation(description="One action for the caller's seat.")
     async def act(
         self,

@@ -168,3 +168,19 @@ def test_bad_actions_and_options_are_bad_input(sqlite_server) -> None:  # type: 
         act, {"g": game_id, "a": {"type": "place_stone", "ship": 1, "slot": 99}}
     )
     assert illegal.code in ("ILLEGAL_ACTION", "BAD_INPUT")
+
+
+def test_a_table_is_abandoned_by_a_seated_player_and_then_refuses_actions(server) -> None:  # type: ignore[no-untyped-def]
+    players = seated(server.url, 3)
+    game_id = create_table(players[:2], "IMHOTEP")
+    abandon = (
+        'mutation($g: ID!) { abandonGame(gameId: $g, reason: "late") { status result { scores } } }'
+    )
+    assert players[2].error(abandon, {"g": game_id}).code == "FORBIDDEN"
+    closed = players[1].gql(abandon, {"g": game_id})["abandonGame"]
+    assert closed == {"status": "ABANDONED", "result": None}
+    act = "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { id } } }"
+    assert (
+        players[0].error(act, {"g": game_id, "a": {"type": "get_stones"}}).code == "GAME_NOT_ACTIVE"
+    )
+    assert players[0].rest("POST", f"/games/{game_id}/abandon").json()["code"] == "GAME_NOT_ACTIVE"
