@@ -69,3 +69,12 @@ def test_actions_of_another_phase_name_their_rule():
     with pytest.raises(RulesError) as refused:
         RULES.decide(state, 0, {"type": "commit_theft", "greed": True}, random.Random(0))
     assert str(refused.value)
+
+
+def test_nobody_acts_before_setup_and_options_normalize_idempotently():
+    options = RULES.normalize_options(4, {"no_farmer_points": True})
+    assert RULES.normalize_options(4, options) == options
+    state = RULES.initial(4, options)
+    assert RULES.active_seats(state) == [] and RULES.legal_actions(state, 0) == []
+    assert RULES.outcome(state) is None and RULES.scores(state) == [0, 0, 0, 0]
+    json.dumps(RULES.view(state, None))
