@@ -17,7 +17,8 @@ A game is a set of pure functions over an immutable event log:
   written as an allow-list; ``full=True`` once the game is over reveals everything;
 * ``view_event(event, seat, full)`` is the same for one event (``None``: the event is
   entirely private to somebody else);
-* ``scores(state)`` is the public score track; ``outcome(state)`` is ``None`` until the end.
+* ``scores(state)`` is the public score track; ``outcome(state)`` is ``None`` until the end;
+* ``is_irreversible(event)``: the event drew randomness or revealed a secret (undo stops there).
 
 Replay is a fold of ``evolve`` over the events (``domain.engine.replay``).
 """
@@ -126,3 +127,8 @@ class Rules(Protocol[S]):
     def scores(self, state: S) -> list[int]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def is_irreversible(self, event: Event) -> bool:
+        """True when the event records a random outcome or reveals hidden information:
+        an undo never goes back across it (issue #6)."""
+        ...

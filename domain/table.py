@@ -1,19 +1,24 @@
-"""The generic life of a game table, whatever the game (issue #2, API.md "Games").
+"""The generic life of a game table, whatever the game (issue #2, API.md "Games"; issue #6).
 
-A table is created open, its seats are taken by players or bots, the game starts by itself
-when the last seat fills (the rules' setup events follow), the rules' events are folded into
-the game state, and the table finishes when the rules give an outcome (or is abandoned).
+A table is created open, its seats are taken by players or bots, the game starts by itself when
+the last seat fills (the rules' setup entries follow), the rules' entries are folded into the
+game state, and the table finishes when the rules give an outcome (or is abandoned).
 
-Table events are ``Event``s whose type is one of ``TABLE_EVENTS``; every other event belongs
-to the game and is handed to the rules' ``evolve``.
+Entries whose type is in ``TABLE_EVENTS`` belong to the table; every other entry belongs to the
+game and is handed to the rules' ``evolve``. The table also keeps the game's *effective history*
+(the game entries not undone) so that an undo (``actions_undone``) rebuilds the game state by
+replaying it, and the *barrier*: the last version an undo may not cross (a random draw or a
+reveal of hidden information, ``Rules.is_irreversible``).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.contract import JSON, Event, Outcome, Rules
+from domain.log import GENESIS, Entry
 
 OPEN, ACTIVE, FINISHED, ABANDONED = "OPEN", "ACTIVE", "FINISHED", "ABANDONED"
 
@@ -22,7 +27,21 @@ SEAT_TAKEN = "seat_taken"
 GAME_STARTED = "game_started"
 GAME_FINISHED = "game_finished"
 GAME_ABANDONED = "game_abandoned"
-TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, GAME_STARTED, GAME_FINISHED, GAME_ABANDONED})
+UNDO_REQUESTED = "undo_requested"
+UNDO_ANSWERED = "undo_answered"
+ACTIONS_UNDONE = "actions_undone"
+TABLE_EVENTS = frozenset(
+    {
+        TABLE_CREATED,
+        SEAT_TAKEN,
+        GAME_STARTED,
+        GAME_FINISHED,
+        GAME_ABANDONED,
+        UNDO_REQUESTED,
+        UNDO_ANSWERED,
+        ACTIONS_UNDONE,
+    }
+)
 
 
 @dataclass(slots=True)
@@ -35,6 +54,16 @@ class Holder:
 
 
 @dataclass(slots=True)
+class UndoRequest:
+    """A pending request to go back to ``to_version``; ``waiting`` seats have not accepted yet."""
+
+    version: int
+    seat: int
+    to_version: int
+    waiting: list[int]
+
+
+@dataclass(slots=True)
 class Table:
     kind: str
     seats: int
@@ -43,18 +72,29 @@ class Table:
     seed_commitment: str
     created_by: str | None
     rules_version: str
+    undo_allowed: bool = True
+    forked_from: JSON | None = None
     status: str = OPEN
     holders: list[Holder | None] = field(default_factory=list)
     game: Any = None
     outcome: Outcome | None = None
     abandoned_reason: str | None = None
+    history: list[Entry] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
+    undo_request: UndoRequest | None = None
+    barrier: int = 0
+    last_hash: str = GENESIS
+    version: int = 0
 
-    def seat_of(self, player_id: str) -> int | None:
-        """The first seat the player holds (a player may hold several, e.g. hot-seat tests)."""
-        for seat, holder in enumerate(self.holders):
-            if holder is not None and holder.player_id == player_id:
-                return seat
-        return None
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """Entries are immutable and shared; only the mutable parts are copied."""
+        clone = copy.copy(self)
+        clone.holders = copy.deepcopy(self.holders, memo)
+        clone.game = copy.deepcopy(self.game, memo)
+        clone.history = list(self.history)
+        clone.undone = list(self.undone)
+        clone.undo_request = copy.deepcopy(self.undo_request, memo)
+        return clone
 
     def seats_of(self, player_id: str) -> list[int]:
         return [
@@ -69,6 +109,9 @@ class Table:
     def bot_seats(self) -> list[int]:
         return [s for s, h in enumerate(self.holders) if h is not None and h.bot is not None]
 
+    def human_seats(self) -> list[int]:
+        return [s for s, h in enumerate(self.holders) if h is not None and h.bot is None]
+
 
 def created(
     kind: str,
@@ -78,6 +121,9 @@ def created(
     seed_commitment: str,
     created_by: str | None,
     rules_version: str,
+    *,
+    undo_allowed: bool = True,
+    forked_from: JSON | None = None,
 ) -> Event:
     return Event(
         TABLE_CREATED,
@@ -89,12 +135,14 @@ def created(
             "seed_commitment": seed_commitment,
             "created_by": created_by,
             "rules_version": rules_version,
+            "undo_allowed": undo_allowed,
+            "forked_from": forked_from,
         },
     )
 
 
-def start(event: Event) -> Table:
-    d = event.data
+def start(entry: Entry) -> Table:
+    d = entry.data
     return Table(
         kind=d["kind"],
         seats=d["seats"],
@@ -103,31 +151,72 @@ def start(event: Event) -> Table:
         seed_commitment=d["seed_commitment"],
         created_by=d["created_by"],
         rules_version=d["rules_version"],
+        undo_allowed=d.get("undo_allowed", True),
+        forked_from=d.get("forked_from"),
         holders=[None] * d["seats"],
+        last_hash=entry.hash,
+        version=entry.version,
     )
 
 
-def evolve(table: Table, event: Event, rules: Rules[Any]) -> Table:
-    """Apply one event to the table (mutating it). Game events go to the rules."""
-    kind = event.type
+def evolve(table: Table, entry: Entry, rules: Rules[Any]) -> Table:
+    """Apply one entry to the table (mutating it). Game entries go to the rules."""
+    kind = entry.type
+    d = entry.data
     if kind == SEAT_TAKEN:
-        d = event.data
         table.holders[d["seat"]] = Holder(d["player_id"], d["name"], d.get("bot"))
     elif kind == GAME_STARTED:
         table.status = ACTIVE
         table.game = rules.initial(table.seats, table.options)
+        table.barrier = entry.version
     elif kind == GAME_FINISHED:
-        d = event.data
         table.status = FINISHED
         table.outcome = Outcome(list(d["scores"]), list(d["winners"]), list(d["ranks"]))
+        table.undo_request = None
     elif kind == GAME_ABANDONED:
         table.status = ABANDONED
-        table.abandoned_reason = event.data.get("reason")
-    elif kind == TABLE_CREATED:
-        pass  # handled by ``start``
-    else:
-        table.game = rules.evolve(table.game, event)
+        table.abandoned_reason = d.get("reason")
+        table.undo_request = None
+    elif kind == UNDO_REQUESTED:
+        table.undo_request = UndoRequest(
+            entry.version, d["seat"], d["to_version"], list(d["waiting"])
+        )
+    elif kind == UNDO_ANSWERED:
+        request = table.undo_request
+        if request is not None and request.version == d["request"]:
+            if d["accept"]:
+                request.waiting = [s for s in request.waiting if s != d["seat"]]
+            else:
+                table.undo_request = None
+    elif kind == ACTIONS_UNDONE:
+        undo(table, d["to_version"], rules)
+    elif kind != TABLE_CREATED:
+        table.game = rules.evolve(table.game, entry.event)
+        table.history.append(entry)
+        table.undo_request = None  # the game moved on: a pending request no longer applies
+        if is_irreversible(rules, entry.event):
+            table.barrier = entry.version
+    table.last_hash = entry.hash
+    table.version = entry.version
     return table
+
+
+def is_irreversible(rules: Rules[Any], event: Event) -> bool:
+    """A game that does not say which events are safe to undo has none (the safe default)."""
+    check = getattr(rules, "is_irreversible", None)
+    return True if check is None else bool(check(event))
+
+
+def undo(table: Table, to_version: int, rules: Rules[Any]) -> None:
+    """Go back to the game as it was right after ``to_version``: replay the kept history."""
+    kept = [e for e in table.history if e.version <= to_version]
+    table.undone.extend(e.version for e in table.history if e.version > to_version)
+    state = rules.initial(table.seats, table.options)
+    for entry in kept:
+        state = rules.evolve(state, entry.event)
+    table.game = state
+    table.history = kept
+    table.undo_request = None
 
 
 def finished(outcome: Outcome) -> Event:
@@ -135,14 +224,6 @@ def finished(outcome: Outcome) -> Event:
         GAME_FINISHED,
         {"scores": outcome.scores, "winners": outcome.winners, "ranks": outcome.ranks},
     )
-
-
-def view_table_event(event: Event, full: bool) -> Event:
-    """Table events as anybody may see them: the seed stays secret until the game is over."""
-    if event.type == TABLE_CREATED and not full:
-        data = {k: event.data[k] for k in PUBLIC_CREATION_FIELDS}
-        return Event(event.type, data, event.seat)
-    return event
 
 
 #: what everybody may see of a table's creation while the game runs (the seed is not among them)
@@ -153,4 +234,14 @@ PUBLIC_CREATION_FIELDS = (
     "seed_commitment",
     "created_by",
     "rules_version",
+    "undo_allowed",
+    "forked_from",
 )
+
+
+def view_table_event(event: Event, full: bool) -> Event:
+    """Table events as anybody may see them: the seed stays secret until the game is over."""
+    if event.type == TABLE_CREATED and not full:
+        data = {k: event.data.get(k) for k in PUBLIC_CREATION_FIELDS}
+        return Event(event.type, data, event.seat)
+    return event

@@ -26,6 +26,7 @@ from eventsourcing.persistence import IntegrityError
 from domain import table as tables
 from domain.contract import JSON, Event, Rules, RulesError
 from domain.engine import Step, apply_events, play, run_automatic
+from domain.log import Entry
 from domain.randomness import commitment, rng_for
 from domain.registry import KINDS, rules_for
 from service.errors import (
@@ -37,7 +38,16 @@ from service.errors import (
     PapyrusError,
     Unauthenticated,
 )
-from service.store import Credential, GameTable, Player, Store, credential_id, token_hash
+from service.store import (
+    Credential,
+    GameTable,
+    Player,
+    Store,
+    credential_id,
+    entry_of,
+    open_table,
+    token_hash,
+)
 
 MAX_RETRIES = 8
 BOT_STRATEGIES = ("random",)
@@ -60,37 +70,7 @@ class Caller:
 SPECTATOR = Caller()
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """One stored event, as read back from the log."""
-
-    version: int
-    at: Any
-    type: str
-    data: JSON
-    seat: int | None
-    automatic: bool
-    actor: str | None
-    command: str | None
-    rules_version: str
-
-    @property
-    def event(self) -> Event:
-        return Event(self.type, self.data, self.seat)
-
-
-def recorded(stored: Any) -> Recorded:
-    return Recorded(
-        version=stored.originator_version,
-        at=stored.timestamp,
-        type=stored.type,
-        data=stored.data,
-        seat=stored.seat,
-        automatic=stored.automatic,
-        actor=stored.actor,
-        command=stored.command,
-        rules_version=stored.rules_version,
-    )
+Recorded = Entry  # a stored event, as read back from the log
 
 
 Listener = Callable[[str, int], None]
@@ -181,7 +161,7 @@ class Games:
             ident = uuid.UUID(str(game_id))
         except ValueError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
-        stored = [recorded(e) for e in self.store.events.get(ident, gt=after, limit=limit)]
+        stored = [entry_of(e) for e in self.store.events.get(ident, gt=after, limit=limit)]
         if not stored and after == 0:
             raise NotFound(f"There is no game with id {game_id!r}.")
         return stored
@@ -213,25 +193,28 @@ class Games:
             )
         if options is not None and not isinstance(options, dict):
             raise BadInput("options must be a JSON object.")
+        options = dict(options or {})
+        undo_allowed = options.pop("undo", True)
+        if not isinstance(undo_allowed, bool):
+            raise BadInput('The table option "undo" is true (default) or false (ranked play).')
         try:
-            normalized = rules.normalize_options(seats, dict(options or {}))
+            normalized = rules.normalize_options(seats, options)
         except RulesError as refused:
             raise BadInput(str(refused)) from None
         if seed is not None and (not seed or len(seed) > 200):
             raise BadInput("A seed is a non-empty string of at most 200 characters.")
         seed = seed if seed is not None else secrets.token_hex(16)
         opened = tables.created(
-            kind, seats, normalized, seed, commitment(seed), caller.player_id, rules.version
+            kind,
+            seats,
+            normalized,
+            seed,
+            commitment(seed),
+            caller.player_id,
+            rules.version,
+            undo_allowed=undo_allowed,
         )
-        game = GameTable(
-            type=opened.type,
-            data=opened.data,
-            seat=None,
-            automatic=False,
-            actor=caller.player_id,
-            command=None,
-            rules_version=rules.version,
-        )
+        game = open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
         self.store.save(game)
         self._saved(game)
         return game
@@ -315,14 +298,15 @@ class Games:
     def _start(self, game: GameTable) -> None:
         table = game.table
         rules = rules_for(table.kind)
-        game.record(Event(tables.GAME_STARTED, {"seats": table.seats}))
+        command = f"start:{game.version + 1}"
+        game.record(Event(tables.GAME_STARTED, {"seats": table.seats}), command=command)
         rng = rng_for(table.seed, game.version)
         events = rules.setup(table.seats, table.options, rng)
         for event in events:
-            game.record(event)
+            game.record(event, command=command)
         steps, _ = run_automatic(rules, copy.deepcopy(game.table.game), rng)
         for step in steps:
-            game.record(step.event, automatic=True)
+            game.record(step.event, automatic=True, command=command)
         self._finish_if_over(game, rules)
 
     def act(
@@ -372,7 +356,7 @@ class Games:
                 )
             except RulesError as refused:
                 raise PapyrusError(refused.message, code=refused.code, rule=refused.rule) from None
-            self._record_steps(game, steps, caller.player_id, command)
+            self._record_steps(game, steps, seat, action, caller.player_id, command)
             self._finish_if_over(game, rules)
             last = game.version
             self._run_bots(game)
@@ -405,7 +389,7 @@ class Games:
         except IntegrityError:
             return None
         self._saved(game)
-        return [recorded(r.domain_event) for r in recordings]
+        return [entry_of(r.domain_event) for r in recordings]
 
     def _repeat(
         self, game_id: str, game: GameTable, command: str
@@ -417,10 +401,24 @@ class Games:
         return [e for e in self.events(game_id, after=first - 1, limit=last - first + 1)]
 
     def _record_steps(
-        self, game: GameTable, steps: Sequence[Step], actor: str | None, command: str | None
+        self,
+        game: GameTable,
+        steps: Sequence[Step],
+        seat: int,
+        action: JSON,
+        actor: str | None,
+        command: str,
     ) -> None:
-        for step in steps:
-            game.record(step.event, automatic=step.automatic, actor=actor, command=command)
+        """Record one decided command: its action is kept on its first entry (for audits)."""
+        for number, step in enumerate(steps):
+            game.record(
+                step.event,
+                automatic=step.automatic,
+                by_seat=seat,
+                command=command,
+                action=action if number == 0 else None,
+                actor=actor,
+            )
 
     def _finish_if_over(self, game: GameTable, rules: Rules[Any]) -> None:
         table = game.table
@@ -447,7 +445,7 @@ class Games:
             steps, _ = play(
                 rules, copy.deepcopy(table.game), seat, action, rng_for(table.seed, game.version)
             )
-            self._record_steps(game, steps, None, f"bot:{seat}:{game.version}")
+            self._record_steps(game, steps, seat, action, None, f"bot:{seat}:{game.version}")
             self._finish_if_over(game, rules)
             table = game.table
 
@@ -466,13 +464,13 @@ def pick_seat(rules: Rules[Any], state: Any, seats: list[int]) -> int:
     return seats[0]
 
 
-def replay_table(events: Sequence[Recorded]) -> tables.Table:
-    """The table rebuilt from its stored events alone (for checks and audits)."""
-    table = tables.start(events[0].event)
+def replay_table(entries: Sequence[Entry]) -> tables.Table:
+    """The table rebuilt from its stored entries alone (for checks and audits)."""
+    table = tables.start(entries[0])
     rules = rules_for(table.kind)
-    for e in events[1:]:
-        table = tables.evolve(table, e.event, rules)
+    for entry in entries[1:]:
+        table = tables.evolve(table, entry, rules)
     return table
 
 
-__all__ = ["SPECTATOR", "Caller", "Games", "Recorded", "apply_events", "replay_table"]
+__all__ = ["SPECTATOR", "Caller", "Entry", "Games", "Recorded", "apply_events", "replay_table"]

@@ -127,7 +127,17 @@ def present_game(game: Any, caller: Caller) -> dict[str, Any]:
 
 
 def present_event(shown: dict[str, Any]) -> dict[str, Any]:
-    return {**shown, "at": shown["at"].isoformat()}
+    return {
+        "version": shown["version"],
+        "at": shown["at"].isoformat(),
+        "seat": shown["seat"],
+        "type": shown["type"],
+        "data": shown["data"],
+        "automatic": shown["automatic"],
+        "bySeat": shown["by_seat"],
+        "undone": shown["undone"],
+        "hash": shown["hash"],
+    }
 
 
 @endpoint

@@ -18,84 +18,165 @@ import hashlib
 import os
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import unquote, urlparse
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic
 
 from domain import table as tables
-from domain.contract import Event
+from domain.contract import JSON, Event
+from domain.log import GENESIS, Entry, entry_hash
 from domain.registry import rules_for
 
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
 
 
 class GameTable(Aggregate):
-    """The event-sourced game table; ``table`` is the domain state (``domain.table.Table``)."""
+    """The event-sourced game table; ``table`` is the domain state (``domain.table.Table``).
+
+    Each stored event is one log entry (``domain.log.Entry``): its version is the aggregate
+    version, its time the event timestamp, and its hash seals it to the entry before.
+    """
 
     class Opened(Aggregate.Created):
         type: str
         data: dict[str, Any]
         seat: int | None
         automatic: bool
-        actor: str | None
+        by_seat: int | None
         command: str | None
+        action: dict[str, Any] | None
+        actor: str | None
         rules_version: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            entry = entry_of(self)
+            aggregate.table = tables.start(entry)
+            aggregate.commands = {}
+            if entry.command is not None:
+                aggregate.commands[entry.command] = (1, 1)
 
     class Recorded(Aggregate.Event):
         type: str
         data: dict[str, Any]
         seat: int | None
         automatic: bool
-        actor: str | None
+        by_seat: int | None
         command: str | None
+        action: dict[str, Any] | None
+        actor: str | None
         rules_version: str
+        hash: str
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.apply_recorded(self)
+            aggregate.apply_entry(entry_of(self))
 
-    def __init__(
-        self,
-        type: str,
-        data: dict[str, Any],
-        seat: int | None,
-        automatic: bool,
-        actor: str | None,
-        command: str | None,
-        rules_version: str,
-    ) -> None:
-        self.table = tables.start(Event(type, data, seat))
-        self.commands: dict[str, tuple[int, int]] = {}
-        if command is not None:
-            self.commands[command] = (1, 1)
+    if TYPE_CHECKING:  # set by ``Opened.apply`` (annotations here would become __init__ args)
+        table: tables.Table
+        commands: dict[str, tuple[int, int]]
+        """Idempotency: each command id with the first and last version it recorded."""
 
-    def apply_recorded(self, event: GameTable.Recorded) -> None:
+    def apply_entry(self, entry: Entry) -> None:
         rules = rules_for(self.table.kind)
-        self.table = tables.evolve(self.table, Event(event.type, event.data, event.seat), rules)
-        if event.command is not None:
-            first, _ = self.commands.get(event.command, (event.originator_version, 0))
-            self.commands[event.command] = (first, event.originator_version)
+        self.table = tables.evolve(self.table, entry, rules)
+        if entry.command is not None:
+            first, _ = self.commands.get(entry.command, (entry.version, 0))
+            self.commands[entry.command] = (first, entry.version)
 
     def record(
         self,
         event: Event,
         *,
         automatic: bool = False,
-        actor: str | None = None,
+        by_seat: int | None = None,
         command: str | None = None,
+        action: JSON | None = None,
+        actor: str | None = None,
+        at: datetime | None = None,
     ) -> None:
-        self.trigger_event(
-            self.Recorded,
+        """Record one entry after the last, sealed to it by its hash."""
+        timestamp = at or self.Recorded.create_timestamp()
+        entry = Entry(
+            version=self.version + 1,
+            at=timestamp.isoformat(),
             type=event.type,
             data=event.data,
             seat=event.seat,
             automatic=automatic,
-            actor=actor,
+            by_seat=by_seat,
             command=command,
+            action=action,
+            actor=actor,
             rules_version=self.table.rules_version,
         )
+        sealed = entry_hash(entry, self.table.last_hash, self.table.seed)
+        self.trigger_event(
+            self.Recorded,
+            timestamp=timestamp,
+            **{k: v for k, v in entry.content().items() if k not in ("version", "at")},
+            hash=sealed,
+        )
+
+
+def entry_of(stored: Any) -> Entry:
+    """The log entry of a stored ``Opened`` or ``Recorded`` event."""
+    return Entry(
+        version=stored.originator_version,
+        at=stored.timestamp.isoformat(),
+        type=stored.type,
+        data=stored.data,
+        seat=stored.seat,
+        automatic=stored.automatic,
+        by_seat=stored.by_seat,
+        command=stored.command,
+        action=stored.action,
+        actor=stored.actor,
+        rules_version=stored.rules_version,
+        hash=stored.hash,
+    )
+
+
+def open_table(
+    opening: Event,
+    *,
+    rules_version: str,
+    actor: str | None,
+    seed: str,
+    command: str | None = None,
+    at: datetime | None = None,
+    game_id: uuid.UUID | None = None,
+) -> GameTable:
+    """A new table whose first entry (version 1, ``table_created``) is ``opening``."""
+    timestamp = at or GameTable.Opened.create_timestamp()
+    entry = Entry(
+        version=1,
+        at=timestamp.isoformat(),
+        type=opening.type,
+        data=opening.data,
+        seat=None,
+        command=command,
+        actor=actor,
+        rules_version=rules_version,
+    )
+    sealed = entry_hash(entry, GENESIS, seed)
+    fields = {k: v for k, v in entry.content().items() if k not in ("version", "at")}
+    opened_class: Any = GameTable.Opened
+    event = opened_class(
+        originator_topic=get_topic(GameTable),
+        originator_id=game_id or uuid.uuid4(),
+        originator_version=1,
+        timestamp=timestamp,
+        hash=sealed,
+        **fields,
+    )
+    table = cast(GameTable, event.mutate(None))
+    table._pending_events.append(event)
+    return table
 
 
 class Player(Aggregate):

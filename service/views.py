@@ -7,12 +7,14 @@ caller is at the table and whether the game is over (then everything is revealed
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from domain import table as tables
 from domain.contract import JSON, Event
+from domain.log import Entry
 from domain.registry import rules_for
-from service.games import Caller, Recorded
+from service.games import Caller
 
 HIDDEN = "hidden"
 
@@ -67,30 +69,42 @@ def scores(table: tables.Table) -> list[int]:
     return list(rules_for(table.kind).scores(table.game))
 
 
-def event(table: tables.Table, record: Recorded, caller: Caller) -> JSON:
-    """One stored event as the caller may see it now."""
+def event(table: tables.Table, record: Entry, caller: Caller) -> JSON:
+    """One log entry as the caller may see it now.
+
+    A redacted entry does not say whether it was automatic (that alone can give a secret away,
+    e.g. a forced commitment tells that the seat had nothing to offer); an entirely private one
+    shows only its version, time and hash (salted with the secret seed, so it tells nothing).
+    """
     full = is_revealed(table)
     shown: Event | None
     if record.type in tables.TABLE_EVENTS:
         shown = tables.view_table_event(record.event, full)
     else:
         shown = rules_for(table.kind).view_event(record.event, my_seat(table, caller), full)
+    common = {
+        "version": record.version,
+        "at": datetime.fromisoformat(record.at),
+        "hash": record.hash,
+        "undone": record.version in table.undone,
+    }
     if shown is None:
         return {
-            "version": record.version,
-            "at": record.at,
+            **common,
             "seat": None,
             "type": HIDDEN,
             "data": {},
             "automatic": False,
+            "by_seat": None,
         }
+    intact = shown == record.event
     return {
-        "version": record.version,
-        "at": record.at,
+        **common,
         "seat": shown.seat,
         "type": shown.type,
         "data": shown.data,
-        "automatic": record.automatic,
+        "automatic": record.automatic if intact else False,
+        "by_seat": record.by_seat,
     }
 
 

@@ -24,6 +24,21 @@ ACTION_TYPES = TURN_TYPES + tuple(t for ts in decisions.OPTION_TYPES.values() fo
 _SELF_CONTAINED = frozenset({"stones_taken", "stone_placed", "hammer_played", "chisel_played"})
 
 
+#: events that record a random outcome or make a hidden card public (§3, §9.1, §9.2, §14)
+IRREVERSIBLE = frozenset(
+    {
+        "game_prepared",  # the shuffled deck and round stack
+        "round_started",  # reveals a round card and deals cards from the draw pile
+        "discard_reshuffled",
+        "card_drawn",
+        "pair_taken",  # its taker sees the face-down pair
+        "card_kept",  # the pair becomes public
+        "market_cleared",  # an unclaimed pair is discarded face up
+        "players_ranked",
+    }
+)
+
+
 class ImhotepRules:
     """The Imhotep rules object (spec ``imhotep.md``)."""
 
@@ -98,6 +113,10 @@ class ImhotepRules:
 
     def view_event(self, event: Event, seat: int | None, full: bool = False) -> Event | None:
         return view.view_event(event, seat, full)
+
+    def is_irreversible(self, event: Event) -> bool:
+        """Shuffles, draws and reveals (§14): an undo never goes back across them."""
+        return event.type in IRREVERSIBLE
 
     def scores(self, state: State) -> list[int]:
         return list(state.scores)

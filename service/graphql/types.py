@@ -71,6 +71,13 @@ class GameEvent:
     automatic: bool = strawberry.field(
         description="True for a step nobody chose (the only legal option, applied at once)."
     )
+    by_seat: int | None = strawberry.field(
+        description="The seat whose action recorded this event (null for table steps)."
+    )
+    undone: bool = strawberry.field(description="Taken back by a later undo.")
+    hash: str = strawberry.field(
+        description="SHA-256 sealing this event to the one before (see verifyLog)."
+    )
 
     @classmethod
     def of(cls, shown: dict[str, Any]) -> GameEvent:

@@ -1,0 +1,169 @@
+"""Verifying a game's log (issue #6): the hash chain, the seed, and the rules.
+
+``verify(entries)`` recomputes every entry's hash (``domain.log``), checks that the seed matches
+the commitment recorded at creation, and replays the log through the rules: every decided step
+is decided again from its recorded action with the randomness derived from the seed
+(``domain.randomness``) and must give exactly the recorded entries; the setup must be what the
+seed gives; table entries must follow the table's life; the final result must be the rules'.
+It reports the first entry that does not hold, and why.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from domain import table as tables
+from domain import undo
+from domain.contract import Rules, RulesError
+from domain.engine import play, run_automatic
+from domain.log import GENESIS, Entry, entry_hash
+from domain.randomness import commitment, rng_for
+
+FORK = "fork"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    ok: bool
+    checked: int
+    version: int | None = None
+    reason: str | None = None
+
+
+class Bad(Exception):
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(reason)
+        self.version = version
+        self.reason = reason
+
+
+def verify(entries: list[Entry], rules_of: Any) -> Finding:
+    """``rules_of(kind)`` gives the rules; ``entries`` is the whole log in order."""
+    try:
+        check_chain(entries)
+        replay_and_check(entries, rules_of)
+    except Bad as bad:
+        return Finding(False, len(entries), bad.version, bad.reason)
+    return Finding(True, len(entries))
+
+
+def check_chain(entries: list[Entry]) -> None:
+    if not entries or entries[0].type != tables.TABLE_CREATED:
+        raise Bad(1, "the log does not start with the creation of the table")
+    seed = entries[0].data.get("seed", "")
+    if commitment(seed) != entries[0].data.get("seed_commitment"):
+        raise Bad(1, "the seed does not match the commitment recorded at creation")
+    prev = GENESIS
+    for number, entry in enumerate(entries, start=1):
+        if entry.version != number:
+            raise Bad(number, f"entry {number} is missing (found version {entry.version})")
+        if entry.hash != entry_hash(entry, prev, seed):
+            raise Bad(entry.version, "its hash does not match its content: it was changed")
+        prev = entry.hash
+
+
+def groups_of(entries: list[Entry]) -> list[list[Entry]]:
+    """Consecutive entries recorded by one command."""
+    groups: list[list[Entry]] = []
+    for entry in entries:
+        if groups and entry.command is not None and groups[-1][0].command == entry.command:
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    return groups
+
+
+def shape(entry: Entry) -> tuple[Any, ...]:
+    return (entry.type, entry.data, entry.seat, entry.automatic)
+
+
+def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
+    table = tables.start(entries[0])
+    rules: Rules[Any] = rules_of(table.kind)
+    for group in groups_of(entries[1:]):
+        first = group[0]
+        try:
+            expected = expected_group(table, group, rules)
+        except RulesError as refused:
+            raise Bad(first.version, f"the rules refuse the recorded action: {refused}") from None
+        if expected is not None:
+            for entry, want in zip(group, expected, strict=False):
+                if shape(entry) != want:
+                    raise Bad(entry.version, "it is not what the rules give at this point")
+            if len(expected) != len(group):
+                at = group[min(len(expected), len(group) - 1)].version
+                raise Bad(at, "the recorded step has a different number of entries")
+        for entry in group:
+            check_table_entry(table, entry, rules)
+            try:
+                table = tables.evolve(table, entry, rules)
+            except Exception as failure:  # a broken entry must be reported, not crash the check
+                raise Bad(entry.version, f"the rules cannot apply it ({failure})") from None
+
+
+def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> list[Any] | None:
+    """What the rules record for this group, or ``None`` for table entries checked one by one."""
+    first = group[0]
+    if first.type == tables.GAME_STARTED:
+        rng = rng_for(table.seed, first.version)
+        setup = rules.setup(table.seats, table.options, rng)
+        state = rules.initial(table.seats, table.options)
+        for event in setup:
+            state = rules.evolve(state, event)
+        steps, _ = run_automatic(rules, state, rng)
+        return (
+            [shape(first)]
+            + [(e.type, e.data, e.seat, False) for e in setup]
+            + [(s.event.type, s.event.data, s.event.seat, True) for s in steps]
+        )
+    if first.type in tables.TABLE_EVENTS:
+        return None
+    if first.command == FORK:
+        return None  # copied from the source game, checked there
+    if first.action is None or first.by_seat is None:
+        raise Bad(first.version, "a game step without the action that caused it")
+    if table.status != tables.ACTIVE:
+        raise Bad(first.version, "a game step while the game is not running")
+    steps, _ = play(
+        rules,
+        copy.deepcopy(table.game),
+        first.by_seat,
+        first.action,
+        rng_for(table.seed, first.version - 1),
+    )
+    return [(s.event.type, s.event.data, s.event.seat, s.automatic) for s in steps]
+
+
+def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> None:
+    d = entry.data
+    if entry.type == tables.SEAT_TAKEN:
+        if table.status != tables.OPEN or table.holders[d["seat"]] is not None:
+            raise Bad(entry.version, "a seat was taken that was not free")
+    elif entry.type == tables.GAME_STARTED:
+        if table.status != tables.OPEN or table.free_seats():
+            raise Bad(entry.version, "the game started before every seat was taken")
+    elif entry.type == tables.GAME_FINISHED:
+        outcome = rules.outcome(table.game) if table.game is not None else None
+        if outcome is None or [outcome.scores, outcome.winners, outcome.ranks] != [
+            d["scores"],
+            d["winners"],
+            d["ranks"],
+        ]:
+            raise Bad(entry.version, "the recorded result is not the one the rules give")
+    elif entry.type == tables.ACTIONS_UNDONE:
+        request = table.undo_request
+        if d.get("request") is None:
+            verdict = undo.judge(table, d["seat"], d["to_version"])
+            if not (verdict.allowed and verdict.immediate):
+                raise Bad(entry.version, f"an undo the policy refuses: {verdict.reason}")
+        elif request is None or request.version != d["request"] or request.waiting:
+            raise Bad(entry.version, "an undo that not every seat accepted")
+    elif entry.type == tables.UNDO_REQUESTED:
+        seat = d["seat"]
+        verdict = undo.judge(table, seat, d["to_version"])
+        if not verdict.allowed:
+            raise Bad(
+                entry.version, f"an undo was requested that the policy refuses: {verdict.reason}"
+            )
