@@ -70,8 +70,13 @@ def legal_bids(state: State, seat: int) -> list[JSON]:
                 for v in data.BID_TRACK:
                     if v > floor and v != blocked and v <= limit and not (protection and v == TOP):
                         out.append(
-                            {"type": "bid", "province": pid, "value": v, "bribe": bribe,
-                             "protection": protection}
+                            {
+                                "type": "bid",
+                                "province": pid,
+                                "value": v,
+                                "bribe": bribe,
+                                "protection": protection,
+                            }
                         )
     return out
 
@@ -94,11 +99,13 @@ def decide_bid(state: State, seat: int, action: JSON, rng: random.Random) -> lis
     own = state.bid_on[seat]
     hand = state.hands[seat]
     if bribe and (own == NONE or card != own):
-        raise IllegalAction("a Bribe only lets an outbid player bid again on the same card",
-                            rule="R9.6")
+        raise IllegalAction(
+            "a Bribe only lets an outbid player bid again on the same card", rule="R9.6"
+        )
     if not bribe and own != NONE and card == own:
-        raise IllegalAction("you were outbid here: bid on another card, or play a Bribe",
-                            rule="R9.6")
+        raise IllegalAction(
+            "you were outbid here: bid on another card, or play a Bribe", rule="R9.6"
+        )
     if bribe:
         check_card_in_hand(state, seat, data.BRIBE, "R9.6")
     if value not in data.BID_TRACK:
@@ -114,15 +121,18 @@ def decide_bid(state: State, seat: int, action: JSON, rng: random.Random) -> lis
         raise IllegalAction(f"Protection cannot be played with a bid of {TOP}", rule="R9.6")
     limit = state.gold[seat] + hand_size(state, seat) - bribe - protection
     if value > limit:
-        raise IllegalAction(
-            f"you can bid at most {limit} (gold + Favour cards kept)", rule="R9.6"
-        )
+        raise IllegalAction(f"you can bid at most {limit} (gold + Favour cards kept)", rule="R9.6")
     outbid = state.standing[card]
     return [
         Event(
             "bid_placed",
-            {"province": p["province"], "value": value, "bribe": bribe, "protection": protection,
-             "outbid": None if outbid == NONE else outbid},
+            {
+                "province": p["province"],
+                "value": value,
+                "bribe": bribe,
+                "protection": protection,
+                "outbid": None if outbid == NONE else outbid,
+            },
             seat,
         )
     ]
@@ -188,9 +198,13 @@ def resolve_next(state: State, rng: random.Random) -> list[Event]:
     events = [
         Event(
             "province_won",
-            {"province": data.PROVINCES[province], "price": price,
-             "gold": data.BONUS_GOLD[province], "stones": stones,
-             "pyramids_built": stones_would_build(state, province, stones) if stones else 0},
+            {
+                "province": data.PROVINCES[province],
+                "price": price,
+                "gold": data.BONUS_GOLD[province],
+                "stones": stones,
+                "pyramids_built": stones_would_build(state, province, stones) if stones else 0,
+            },
             seat,
         )
     ]

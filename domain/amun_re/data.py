@@ -125,3 +125,61 @@ OFFERING_ADJUSTMENT = CARD_INDEX["offering_adjustment"]
 EXCEPTIONAL_HARVEST = CARD_INDEX["exceptional_harvest"]
 FIXED_INCOME = CARD_INDEX["fixed_income"]
 FIXED_INCOME_GOLD = 8  # R12.2 / §5.5 Fixed Income: "you take 8 gold" (not in the data file)
+
+# ---- Expanded Pack modules (§5.6, §5.7, §16) ----
+POPULARITY = CARD_INDEX["popularity"]
+EXPORT = CARD_INDEX["export"]
+GREED = CARD_INDEX["greed"]
+GLORY = CARD_INDEX["glory"]
+AFTERLIFE = CARD_INDEX["afterlife"]
+VP_SCHEME_SOBEK: int = _SCORING["scheme_with_sobek"]
+
+# §5.1 adjacency (used by Horus, R10.7): symmetric, from the data file's edge list
+_ADJ: list[set[int]] = [set() for _ in PROVINCES]
+for _edge in _DATA["adjacency_edges"]:
+    _a, _b = PROVINCE_INDEX[_edge["a"]], PROVINCE_INDEX[_edge["b"]]
+    _ADJ[_a].add(_b)
+    _ADJ[_b].add(_a)
+ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(a) for a in _ADJ)
+
+# §5.6 statues, by index in the file's order
+STATUES: tuple[str, ...] = tuple(s["id"] for s in _DATA["statues"]["list"])
+STATUE_INDEX: dict[str, int] = {sid: i for i, sid in enumerate(STATUES)}
+STATUE_NAMES: tuple[str, ...] = tuple(s["name"] for s in _DATA["statues"]["list"])
+STATUES_PER_ROUND: dict[int, int] = {
+    int(k): v for k, v in _DATA["statues"]["per_round_old_kingdom"].items()}
+HORUS, BASTET, OSIRIS, SET, ISIS, SOBEK, THOTH, PTAH = (
+    STATUE_INDEX[s] for s in ("horus", "bastet", "osiris", "set", "isis", "sobek", "thoth", "ptah"))
+HORUS_STONES: int = _DATA["pyramid"]["horus_stones"]
+HORUS_GOLD: int = _DATA["pyramid"]["horus_gold"]
+
+# §5.7 Tomb tiles, by index in the file's order
+_TOMB = _DATA["tomb"]
+TOMB_TILES: tuple[str, ...] = tuple(t["reward"] for t in _TOMB["tiles"])
+TOMB_INDEX: dict[str, int] = {tid: i for i, tid in enumerate(TOMB_TILES)}
+TOMB_AMOUNT: tuple[int, ...] = tuple(t["amount"] for t in _TOMB["tiles"])
+TOMB_COPIES: tuple[int, ...] = tuple(t["count"] for t in _TOMB["tiles"])
+TOMB_ROWS: tuple[int, ...] = tuple(_TOMB["rows"])
+TOMB_ROW_VP: int = _TOMB["row_complete_vp"]
+T_VP, T_FARMER, T_STONE, T_CARD, T_GOLD = (
+    TOMB_INDEX[t] for t in ("vp", "farmer", "stone", "favour_card", "gold"))
+#: tomb positions (row, col), 1-based, row by row from the base: index = position in a tomb list
+TOMB_POSITIONS: tuple[tuple[int, int], ...] = tuple(
+    (r + 1, i + 1) for r, n in enumerate(TOMB_ROWS) for i in range(n))
+TOMB_POS_INDEX: dict[tuple[int, int], int] = {rc: k for k, rc in enumerate(TOMB_POSITIONS)}
+#: the two supporting positions of each position (empty for the base row), R16.1.4
+TOMB_SUPPORTS: tuple[tuple[int, ...], ...] = tuple(
+    () if r == 1 else (TOMB_POS_INDEX[(r - 1, i)], TOMB_POS_INDEX[(r - 1, i + 1)])
+    for r, i in TOMB_POSITIONS)
+
+PHARAOH_TOKENS: int = _DATA["pharaoh"]["tokens"]
+
+# Module numbers printed only in the rules text (§5.5, §5.6, R11.7), not in the data file:
+BASTET_GOLD = 3  # §5.6 Bastet: "He gains 3 gold"
+SET_GIFTS = 1  # R11.7: Set controller +1 gift
+PHARAOH_GIFTS_PER_TOKEN = 1  # R11.7: +1 gift per Pharaoh token (not as a thief)
+GREED_GIFTS = 1  # R16.4.2
+THOTH_EXTRA_CARDS = 1  # R10.5a
+POPULARITY_CARDS = 3  # R16.4.3
+EXPORT_CARAVAN_GOLD = 10  # R16.4.4
+GLORY_MAX_VP = 3  # R16.4.1: 1, 2 or 3 VP priced on the purchase scale (§5.3)

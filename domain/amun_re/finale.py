@@ -57,8 +57,16 @@ def reveal(state: State) -> list[Event]:
     rank = ranks(state, vps)
     return [
         Event("final_sale_revealed", {"sales": sales}),
-        Event("game_scored", {"gold": golds, "gold_bonus": bonus, "vp": vps, "ranks": rank,
-                              "winners": [s for s in range(state.seats) if rank[s] == 1]}),
+        Event(
+            "game_scored",
+            {
+                "gold": golds,
+                "gold_bonus": bonus,
+                "vp": vps,
+                "ranks": rank,
+                "winners": [s for s in range(state.seats) if rank[s] == 1],
+            },
+        ),
     ]
 
 

@@ -57,16 +57,25 @@ def system_step(state: State, rng: random.Random) -> list[Event]:
     if phase == "gifts":
         if state.cursor < len(state.gift_order):
             return []
-        return [Event("offering_ended", {"start_player": new_start_player(state)}),
-                Event("harvest_started")]
+        return [
+            Event("offering_ended", {"start_player": new_start_player(state)}),
+            Event("harvest_started"),
+        ]
     if phase == "harvest":
         if state.cursor < p:
             return []
         if state.round % data.ROUNDS_PER_KINGDOM:
             return [round_started(state, state.round + 1)]
-        return [Event("kingdom_scored", {"kingdom": state.round // data.ROUNDS_PER_KINGDOM,
-                                         "tile": state.tile,
-                                         "players": scoring.score_kingdom(state)})]
+        return [
+            Event(
+                "kingdom_scored",
+                {
+                    "kingdom": state.round // data.ROUNDS_PER_KINGDOM,
+                    "tile": state.tile,
+                    "players": scoring.score_kingdom(state),
+                },
+            )
+        ]
     if phase == "scored":
         if state.round < data.LAST_ROUND:
             deck = [data.PROVINCES[i] for i in sorted(state.province_set)]

@@ -31,8 +31,11 @@ def legal(state: State, seat: int) -> list[JSON]:
     if state.gifts_left:
         if available_cards(state):
             out.append({"type": "take_favour_card"})
-        out += [{"type": "take_farmer", "province": data.PROVINCES[p]}
-                for p in owned if empty_fields(state, p)]
+        out += [
+            {"type": "take_farmer", "province": data.PROVINCES[p]}
+            for p in owned
+            if empty_fields(state, p)
+        ]
         out += [{"type": "take_stone", "province": data.PROVINCES[p]} for p in owned]
         out.append({"type": "forfeit"})
     out += sell_actions(state, seat)
@@ -61,8 +64,10 @@ def decide_card(state: State, seat: int, action: JSON, rng: random.Random) -> li
     check_gift(state)
     if not available_cards(state):
         raise IllegalAction("no Favour card is left to draw", rule="R7.4")
-    return [Event("gift_taken", {"gift": "favour_card", "province": None}, seat),
-            draw_event(state, seat, 1, "gift", rng)]
+    return [
+        Event("gift_taken", {"gift": "favour_card", "province": None}, seat),
+        draw_event(state, seat, 1, "gift", rng),
+    ]
 
 
 def decide_farmer(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
@@ -88,8 +93,9 @@ def decide_end(state: State, seat: int, action: JSON, rng: random.Random) -> lis
     if state.phase != "gifts":
         raise IllegalAction("this ends a gift-collection turn", rule="R11.8")
     if state.gifts_left:
-        raise IllegalAction(f"resolve your {state.gifts_left} gift(s) first (or forfeit)",
-                            rule="R11.8")
+        raise IllegalAction(
+            f"resolve your {state.gifts_left} gift(s) first (or forfeit)", rule="R11.8"
+        )
     return [Event("gift_turn_ended", {}, seat)]
 
 

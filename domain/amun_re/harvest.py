@@ -46,8 +46,13 @@ def decide_green(state: State, seat: int, action: JSON, rng: random.Random) -> l
     check_card_in_hand(state, seat, card, "R12.2")
     if state.green[province] != NONE:
         raise IllegalAction("only one green card per province per Harvest", rule="R12.2")
-    return [Event("green_card_played",
-                  {"card": data.CARDS[card], "province": data.PROVINCES[province]}, seat)]
+    return [
+        Event(
+            "green_card_played",
+            {"card": data.CARDS[card], "province": data.PROVINCES[province]},
+            seat,
+        )
+    ]
 
 
 def province_income(state: State, province: int) -> int:
@@ -66,8 +71,10 @@ def province_income(state: State, province: int) -> int:
 
 def income(state: State, seat: int) -> list[dict[str, Any]]:
     """R12.3: income per controlled province (hook: Osiris adds a line here)."""
-    return [{"province": data.PROVINCES[p], "gold": province_income(state, p)}
-            for p in sorted(state.owned[seat])]
+    return [
+        {"province": data.PROVINCES[p], "gold": province_income(state, p)}
+        for p in sorted(state.owned[seat])
+    ]
 
 
 def decide_end(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
@@ -75,8 +82,13 @@ def decide_end(state: State, seat: int, action: JSON, rng: random.Random) -> lis
     if state.phase != "harvest":
         raise IllegalAction("this ends a Harvest turn", rule="R12.2")
     lines = income(state, seat)
-    return [Event("harvest_turn_ended",
-                  {"income": sum(line["gold"] for line in lines), "provinces": lines}, seat)]
+    return [
+        Event(
+            "harvest_turn_ended",
+            {"income": sum(line["gold"] for line in lines), "provinces": lines},
+            seat,
+        )
+    ]
 
 
 def apply_started(state: State, d: dict[str, Any], seat: int | None) -> None:

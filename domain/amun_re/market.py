@@ -26,6 +26,7 @@ from domain.amun_re.state import (
     FARMERS_KIND,
     NONE,
     STONES_KIND,
+    TOMB_KIND,
     State,
     available_cards,
     card_limit,
@@ -34,7 +35,8 @@ from domain.amun_re.state import (
 )
 from domain.contract import JSON, Event, IllegalAction
 
-KIND_NAMES = {CARDS_KIND: "Favour cards", FARMERS_KIND: "farmers", STONES_KIND: "stones"}
+KIND_NAMES = {TOMB_KIND: "Tomb tiles", CARDS_KIND: "Favour cards", FARMERS_KIND: "farmers",
+              STONES_KIND: "stones"}
 
 
 def max_cards(state: State, seat: int) -> int:
@@ -51,8 +53,11 @@ def legal(state: State, seat: int) -> list[JSON]:
     owned = sorted(state.owned[seat])
     if state.pending:
         if state.pending_kind == FARMERS_KIND:
-            out = [{"type": "place_farmer", "province": data.PROVINCES[p]}
-                   for p in owned if empty_fields(state, p)]
+            out = [
+                {"type": "place_farmer", "province": data.PROVINCES[p]}
+                for p in owned
+                if empty_fields(state, p)
+            ]
         else:
             out = [{"type": "place_stone", "province": data.PROVINCES[p]} for p in owned]
         return out + sell_actions(state, seat)
@@ -69,8 +74,11 @@ def legal(state: State, seat: int) -> list[JSON]:
                 n += 1
     hand = state.hands[seat]
     if hand[data.ARCHITECT]:
-        out += [{"type": "play_architect", "province": data.PROVINCES[p]}
-                for p in owned if state.stones[p] == data.ARCHITECT_STONES]
+        out += [
+            {"type": "play_architect", "province": data.PROVINCES[p]}
+            for p in owned
+            if state.stones[p] == data.ARCHITECT_STONES
+        ]
     if hand[data.EXTRA_FARMER]:
         out += [{"type": "play_extra_farmer", "province": data.PROVINCES[p]} for p in owned]
     return [*out, *sell_actions(state, seat), {"type": "end_market_turn"}]
@@ -92,10 +100,13 @@ def check_purchase(state: State, seat: int, kind: int, count: int) -> int:
     if state.last_kind >= kind:
         raise IllegalAction(
             f"{KIND_NAMES[kind]} cannot be bought after {KIND_NAMES[state.last_kind]} "
-            "(order: cards, farmers, stones; each kind once)", rule="R10.2")
+            "(order: cards, farmers, stones; each kind once)",
+            rule="R10.2",
+        )
     if count < 1:
-        raise IllegalAction("buy at least 1 item (buying nothing is simply not buying)",
-                            rule="R10.2")
+        raise IllegalAction(
+            "buy at least 1 item (buying nothing is simply not buying)", rule="R10.2"
+        )
     price = data.cost(count)
     if price > state.gold[seat]:
         raise IllegalAction(f"{count} items cost {price} gold; sell cards first", rule="R10.3")
@@ -117,9 +128,13 @@ def decide_buy_cards(state: State, seat: int, action: JSON, rng: random.Random) 
     if count > max_cards(state, seat):
         raise IllegalAction(
             f"you may buy at most {max(0, max_cards(state, seat))} Favour cards now "
-            "(highest card limit of your provinces, and cards left to draw)", rule="R10.4")
-    return [Event("favour_cards_bought", {"count": count, "cost": price}, seat),
-            draw_event(state, seat, count, "purchase", rng)]
+            "(highest card limit of your provinces, and cards left to draw)",
+            rule="R10.4",
+        )
+    return [
+        Event("favour_cards_bought", {"count": count, "cost": price}, seat),
+        draw_event(state, seat, count, "purchase", rng),
+    ]
 
 
 def decide_buy_farmers(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
@@ -150,8 +165,9 @@ def decide_place_stone(state: State, seat: int, action: JSON, rng: random.Random
     if state.pending_kind != STONES_KIND:
         raise IllegalAction("place your bought farmers first", rule="C-2")
     built = (state.stones[province] + 1) // data.STONES_PER_PYRAMID
-    return [Event("stone_placed", {"province": data.PROVINCES[province], "pyramids_built": built},
-                  seat)]
+    return [
+        Event("stone_placed", {"province": data.PROVINCES[province], "pyramids_built": built}, seat)
+    ]
 
 
 def decide_architect(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:

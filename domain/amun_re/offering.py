@@ -36,8 +36,11 @@ def unmarked(state: State, seat: int, card: int) -> int:
 
 def mark_actions(state: State, seat: int) -> list[JSON]:
     """R11.2 / R15.1: one ``mark_for_sale`` per card type with a copy not yet committed."""
-    return [{"type": "mark_for_sale", "card": data.CARDS[c]}
-            for c in range(len(data.CARDS)) if unmarked(state, seat, c) > 0]
+    return [
+        {"type": "mark_for_sale", "card": data.CARDS[c]}
+        for c in range(len(data.CARDS))
+        if unmarked(state, seat, c) > 0
+    ]
 
 
 def legal(state: State, seat: int) -> list[JSON]:
@@ -67,7 +70,8 @@ def decide_mark(state: State, seat: int, action: JSON, rng: random.Random) -> li
     if unmarked(state, seat, card) <= 0:
         raise IllegalAction(
             f"you hold no other {data.CARD_NAMES[card]} card that is not already committed",
-            rule="R11.2" if state.phase == "offering" else "R15.1")
+            rule="R11.2" if state.phase == "offering" else "R15.1",
+        )
     return [Event("sale_marked", {"card": data.CARDS[card]}, seat)]
 
 
@@ -90,8 +94,9 @@ def decide_gold(state: State, seat: int, action: JSON, rng: random.Random) -> li
         raise IllegalAction(f"a gold offer is at least {data.MIN_GOLD_OFFER}", rule="R11.2")
     most = state.gold[seat] + sum(state.marked[seat])
     if gold > most:
-        raise IllegalAction(f"you can offer at most {most} (gold + cards marked for sale)",
-                            rule="R11.2")
+        raise IllegalAction(
+            f"you can offer at most {most} (gold + cards marked for sale)", rule="R11.2"
+        )
     return [Event("offering_committed", {"offer": "gold", "gold": gold, "greed": False}, seat)]
 
 
@@ -99,8 +104,9 @@ def decide_theft(state: State, seat: int, action: JSON, rng: random.Random) -> l
     greed = actions.read(action, greed=bool)["greed"]
     check_open(state, seat)
     if greed:
-        raise IllegalAction("Greed belongs to the promo_favours module, which is off",
-                            rule="R16.4.2")
+        raise IllegalAction(
+            "Greed belongs to the promo_favours module, which is off", rule="R16.4.2"
+        )
     return [Event("offering_committed", {"offer": "theft", "gold": 0, "greed": False}, seat)]
 
 
@@ -139,25 +145,41 @@ def reveal(state: State) -> Event:
     for s in range(state.seats):
         offer = state.offer[s]
         sales = [data.CARDS[c] for c, n in enumerate(state.marked[s]) for _ in range(n)]
-        commitments.append({"seat": s, "offer": "theft" if offer == THEFT else "gold",
-                            "gold": max(offer, 0), "sales": sales,
-                            "adjustment": state.adjust[s], "greed": False})
+        commitments.append(
+            {
+                "seat": s,
+                "offer": "theft" if offer == THEFT else "gold",
+                "gold": max(offer, 0),
+                "sales": sales,
+                "adjustment": state.adjust[s],
+                "greed": False,
+            }
+        )
         total += data.THEFT_VALUE if offer == THEFT else offer
         total += state.adjust[s]
-    offerers = sorted((s for s in range(state.seats) if state.offer[s] != THEFT),
-                      key=lambda s: (-state.offer[s], distance(state, s)))
-    thieves = sorted((s for s in range(state.seats) if state.offer[s] == THEFT),
-                     key=lambda s: distance(state, s))
+    offerers = sorted(
+        (s for s in range(state.seats) if state.offer[s] != THEFT),
+        key=lambda s: (-state.offer[s], distance(state, s)),
+    )
+    thieves = sorted(
+        (s for s in range(state.seats) if state.offer[s] == THEFT), key=lambda s: distance(state, s)
+    )
     gifts = [data.GIFTS_THIEF] * state.seats
     for rank, s in enumerate(offerers):
         gifts[s] = (data.GIFTS_RANK_1, data.GIFTS_RANK_2)[rank] if rank < 2 else data.GIFTS_OTHER
     # hook: Set statue, Pharaoh tokens and Greed add gifts here (R11.7)
-    return Event("offering_revealed", {
-        "commitments": commitments, "total": total, "tile": data.tile_for(total),
-        "ranking": offerers, "gifts": gifts,
-        "collection_order": [s for s in offerers + thieves if gifts[s] > 0],
-        "start_player": offerers[0] if offerers else state.start,
-    })
+    return Event(
+        "offering_revealed",
+        {
+            "commitments": commitments,
+            "total": total,
+            "tile": data.tile_for(total),
+            "ranking": offerers,
+            "gifts": gifts,
+            "collection_order": [s for s in offerers + thieves if gifts[s] > 0],
+            "start_player": offerers[0] if offerers else state.start,
+        },
+    )
 
 
 def apply_revealed(state: State, d: dict[str, Any], seat: int | None) -> None:

@@ -20,8 +20,9 @@ def new_start_player(state: State) -> int:
 def round_started(state: State, number: int) -> Event:
     """R9.1: the top P province cards, in the order drawn."""
     revealed = state.deck[: state.seats]
-    return Event("round_started",
-                 {"round": number, "revealed": [data.PROVINCES[i] for i in revealed]})
+    return Event(
+        "round_started", {"round": number, "revealed": [data.PROVINCES[i] for i in revealed]}
+    )
 
 
 def apply_round_started(state: State, d: dict[str, Any], seat: int | None) -> None:

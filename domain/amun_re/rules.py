@@ -119,6 +119,29 @@ def settles(state: State, seat: int, kind: str, action: JSON) -> bool:
     return False
 
 
+#: events that record a random outcome or make hidden information known (R3.11, R7.9, §17):
+#: the platform's undo never goes back across them (contract ``is_irreversible``)
+IRREVERSIBLE = frozenset({
+    "game_prepared",  # shuffles: province set and deck, Favour draw pile, start player (+ modules)
+    "round_started",  # reveals the top province cards (and draws Statue cards, R9.2)
+    "favour_cards_drawn",  # the drawer sees new card faces; a reshuffle is random
+    "kingdom_changed",  # shuffles the New Kingdom province deck
+    "offering_revealed",  # every secret commitment becomes public
+    "final_sale_revealed",  # every secret final sale becomes public
+    "game_scored",  # all gold becomes public (R15.5)
+    "kingdom_scored",  # the Scheme cards that scored become public (R13.8)
+    "card_sold",  # a card face leaves a secret hand face up (R7.3)
+    "architect_played", "extra_farmer_played", "green_card_played",  # a card face shown (R7.5)
+    # modules
+    "tomb_tiles_drawn",  # tiles drawn face down (random; the buyer sees the faces)
+    "tomb_tile_placed",  # a face-down tile from a collection is placed face up
+    "tomb_tile_discarded",  # a face-down tile is discarded face up
+    "card_discarded",  # a Favour card face leaves a hand (tomb payment, R16.1.5)
+    "thoth_discarded",  # a Favour card face leaves a hand (R10.5a)
+    "afterlife_played", "glory_played",  # a card face shown (R7.5)
+})
+
+
 class AmunReRules:
     kind = "amun_re"
     version = "amun_re-1"
@@ -176,6 +199,13 @@ class AmunReRules:
 
     def view_event(self, event: Event, seat: int | None, full: bool = False) -> Event | None:
         return view.view_event(event, seat, full)
+
+    def is_irreversible(self, event: Event) -> bool:
+        """Shuffles, draws and reveals (see ``IRREVERSIBLE``); a bid is irreversible only when it
+        shows a Bribe or Protection card from the bidder's secret hand."""
+        if event.type == "bid_placed":
+            return bool(event.data.get("bribe") or event.data.get("protection"))
+        return event.type in IRREVERSIBLE
 
     def scores(self, state: State) -> list[int]:
         return list(state.vp)

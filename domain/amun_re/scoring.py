@@ -34,8 +34,12 @@ def bank_winners(state: State, bank: str) -> set[int]:
     """R13.6: the players scoring the majority of one bank (a) per player, (b) classic."""
     seats = range(state.seats)
     if state.options.get("classic_bank_majority"):
-        kept = [p for s in seats for p in state.owned[s]
-                if data.BANK[p] == bank and state.pyramids[p] >= 1]
+        kept = [
+            p
+            for s in seats
+            for p in state.owned[s]
+            if data.BANK[p] == bank and state.pyramids[p] >= 1
+        ]
         if not kept:
             return set()
         best = max((state.pyramids[p], state.stones[p]) for p in kept)
@@ -69,8 +73,11 @@ def score_kingdom(state: State) -> list[dict[str, Any]]:
         }
         for b in data.BANKS:
             line[b] = data.VP_BANK_MAJORITY if s in banks[b] else 0
-        schemes = [data.CARDS[c] for c, check in data.SCHEME_CHECKS
-                   if state.hands[s][c] and scheme_holds(state, s, check)]
+        schemes = [
+            data.CARDS[c]
+            for c, check in data.SCHEME_CHECKS
+            if state.hands[s][c] and scheme_holds(state, s, check)
+        ]
         line["schemes"] = data.VP_SCHEME * len(schemes)
         line["total"] = sum(v for k, v in line.items() if k != "seat")
         line["schemes_scored"] = schemes

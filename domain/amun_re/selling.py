@@ -38,8 +38,11 @@ def decide_sell(state: State, seat: int, action: JSON, rng: random.Random) -> li
         )
         raise IllegalAction(
             "selling is not a separate action now"
-            + (" (mark cards for sale inside your commitment)" if rule != "C-3" else
-               " (use sell_for_payment)"),
+            + (
+                " (mark cards for sale inside your commitment)"
+                if rule != "C-3"
+                else " (use sell_for_payment)"
+            ),
             rule=rule,
         )
     check_card_in_hand(state, seat, card, "R7.3")

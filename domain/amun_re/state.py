@@ -18,12 +18,14 @@ from typing import Any
 from domain.amun_re import data
 
 NONE = -1
-#: purchase kinds of R10.2, in the order they must be bought (0 = nothing bought yet)
-CARDS_KIND, FARMERS_KIND, STONES_KIND = 1, 2, 3
+#: purchase kinds of R10.2, in the order they must be bought (0 = nothing bought yet);
+#: Tomb tiles (Afterlife) come first
+TOMB_KIND, CARDS_KIND, FARMERS_KIND, STONES_KIND = 1, 2, 3, 4
 #: ``offer`` values: 0 not committed, THEFT, or the gold amount (≥ 1)
 THEFT = -1
 #: ledger keys (gold paid by the bank to players, negative when paid to the bank)
-LEDGER_KEYS = ("start", "bid", "bonus", "sale", "purchase", "offering", "theft", "harvest")
+LEDGER_KEYS = ("start", "bid", "bonus", "sale", "purchase", "offering", "theft", "harvest",
+               "statue", "glory", "tomb")
 
 
 @dataclass(slots=True)
@@ -73,6 +75,30 @@ class State:
     green: list[int] = field(default_factory=list)
     # the bank ledger: gold paid by the bank to the players, by reason (R3.4: the bank is unlimited)
     ledger: dict[str, int] = field(default_factory=dict)
+    # Expanded Pack modules (§16); empty / NONE while a module is off
+    # statues (§16.2): statue deck (ids, top first, secret), statue index on each province,
+    # holder seat of each Statue card
+    statue_deck: list[str] = field(default_factory=list)
+    statue_at: list[int] = field(default_factory=list)
+    statue_holder: list[int] = field(default_factory=list)
+    # pharaoh (§16.3): the figure's province, tokens per seat
+    pharaoh: int = NONE
+    tokens: list[int] = field(default_factory=list)
+    # afterlife (§16.1): tomb stack (ids, top first, secret), tomb discard pile (face up),
+    # collection per seat (counts by tile type), tomb per seat (tile type per position or NONE)
+    tomb_stack: list[str] = field(default_factory=list)
+    tomb_discard: list[str] = field(default_factory=list)
+    collection: list[list[int]] = field(default_factory=list)
+    tomb: list[list[int]] = field(default_factory=list)
+    # items discarded so far for an extra tomb placement (R16.1.5, C-6)
+    tomb_paid: int = 0
+    # market-turn flags: Ptah's second purchase used, Glory / Afterlife played, Thoth discard due
+    ptah_used: bool = False
+    glory_played: bool = False
+    afterlife_played: bool = False
+    thoth_pending: bool = False
+    # Greed committed with the Theft card (R16.4.2), per seat, secret until the reveal
+    greed: list[bool] = field(default_factory=list)
     # public results
     last_scoring: list[dict[str, Any]] | None = None
     final: dict[str, Any] | None = None
@@ -120,6 +146,12 @@ def new_state(seats: int, options: dict[str, Any]) -> State:
         gifts=[0] * seats,
         green=[NONE] * n,
         ledger=dict.fromkeys(LEDGER_KEYS, 0),
+        statue_at=[NONE] * n,
+        statue_holder=[NONE] * len(data.STATUES),
+        tokens=[0] * seats,
+        collection=[[0] * len(data.TOMB_TILES) for _ in range(seats)],
+        tomb=[[NONE] * len(data.TOMB_POSITIONS) for _ in range(seats)],
+        greed=[False] * seats,
     )
 
 
@@ -155,5 +187,33 @@ def empty_fields(state: State, province: int) -> int:
 
 
 def module_on(state: State, module: str) -> bool:
-    """§2: whether an Expanded Pack module is on (always False until the modules exist)."""
+    """§2: whether an Expanded Pack module is on."""
     return bool(state.options.get(module, False))
+
+
+def has_statue(state: State, seat: int, statue: int) -> bool:
+    """R16.2.3: ``seat`` holds this Statue card (and its power) now."""
+    return bool(state.statue_holder) and state.statue_holder[statue] == seat
+
+
+def available_tiles(state: State) -> int:
+    """R16.1.1 / R10.4: how many Tomb tiles can still be drawn (stack + discard pile)."""
+    return len(state.tomb_stack) + len(state.tomb_discard)
+
+
+def collection_size(state: State, seat: int) -> int:
+    return sum(state.collection[seat])
+
+
+def tomb_full(state: State, seat: int) -> bool:
+    return NONE not in state.tomb[seat]
+
+
+def can_extra_place(state: State, seat: int, hand: int | None = None) -> bool:
+    """R16.1.5: a tile to place, two other items to discard, and a free legal position (the
+    lowest row with a gap always has one, R16.1.4)."""
+    if not module_on(state, "afterlife"):
+        return False
+    tiles = collection_size(state, seat)
+    cards = hand_size(state, seat) if hand is None else hand
+    return tiles >= 1 and cards + tiles - 1 >= 2 and not tomb_full(state, seat)

@@ -52,7 +52,7 @@ from domain.amun_re.auction import floor_and_block, status
 from domain.amun_re.state import FARMERS_KIND, NONE, THEFT, State, hand_size
 from domain.contract import JSON, Event
 
-KIND_NAMES = {1: "favour_cards", 2: "farmers", 3: "stones"}
+KIND_NAMES = {1: "tomb_tiles", 2: "favour_cards", 3: "farmers", 4: "stones"}
 
 
 def cards_dict(counts: list[int]) -> dict[str, int]:
@@ -75,28 +75,53 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         "bid_track": list(data.BID_TRACK),
         "offering_tile": tile_view(state.tile),
         "provinces": [
-            {**PROVINCE_FACTS[p], "bonus": dict(PROVINCE_FACTS[p]["bonus"]),
-             "owner": none_if(state.owner[p]), "farmers": state.farmers[p],
-             "stones": state.stones[p], "pyramids": state.pyramids[p],
-             "up_for_auction": p in state.revealed and phase in ("auction", "resolution")}
-            for p in range(len(data.PROVINCES)) if state.seen[p]
+            {
+                **PROVINCE_FACTS[p],
+                "bonus": dict(PROVINCE_FACTS[p]["bonus"]),
+                "owner": none_if(state.owner[p]),
+                "farmers": state.farmers[p],
+                "stones": state.stones[p],
+                "pyramids": state.pyramids[p],
+                "up_for_auction": p in state.revealed and phase in ("auction", "resolution"),
+            }
+            for p in range(len(data.PROVINCES))
+            if state.seen[p]
         ],
         "auction": auction_view(state) if phase in ("auction", "resolution") else None,
         "market": market_view(state) if phase == "market" else None,
         "offering": {"committed": list(state.committed)} if phase == "offering" else None,
-        "last_offering": None if phase in ("setup", "offering") or not any(state.offer) else [
-            {"seat": s, "offer": "theft" if state.offer[s] == THEFT else "gold",
-             "gold": max(state.offer[s], 0)} for s in range(state.seats)],
-        "gifts": None if phase != "gifts" else {
-            "order": list(state.gift_order), "turn": none_if(state.turn),
-            "gifts_left": state.gifts_left, "gifts": list(state.gifts)},
-        "harvest": None if phase != "harvest" else {
+        "last_offering": None
+        if phase in ("setup", "offering") or not any(state.offer)
+        else [
+            {
+                "seat": s,
+                "offer": "theft" if state.offer[s] == THEFT else "gold",
+                "gold": max(state.offer[s], 0),
+            }
+            for s in range(state.seats)
+        ],
+        "gifts": None
+        if phase != "gifts"
+        else {
+            "order": list(state.gift_order),
             "turn": none_if(state.turn),
-            "green": [{"province": data.PROVINCES[p], "card": data.CARDS[c]}
-                      for p, c in enumerate(state.green) if c != NONE]},
+            "gifts_left": state.gifts_left,
+            "gifts": list(state.gifts),
+        },
+        "harvest": None
+        if phase != "harvest"
+        else {
+            "turn": none_if(state.turn),
+            "green": [
+                {"province": data.PROVINCES[p], "card": data.CARDS[c]}
+                for p, c in enumerate(state.green)
+                if c != NONE
+            ],
+        },
         "final_sale": {"committed": list(state.committed)} if phase == "final_sale" else None,
-        "players": [player_view(state, s, full or over or s == seat, full)
-                    for s in range(state.seats)],
+        "players": [
+            player_view(state, s, full or over or s == seat, full) for s in range(state.seats)
+        ],
         "you": None if seat is None else you_view(state, seat),
         "discard_pile": list(state.discard),
         "draw_pile": len(state.draw),
@@ -107,25 +132,44 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         "ranks": list(state.ranks),
     }
     if full:
-        out["secret"] = {"draw_pile": list(state.draw),
-                         "province_deck": [data.PROVINCES[p] for p in state.deck]}
+        out["secret"] = {
+            "draw_pile": list(state.draw),
+            "province_deck": [data.PROVINCES[p] for p in state.deck],
+        }
     return out
 
 
 #: the printed facts of each province (§5.1), shown with its board state
 PROVINCE_FACTS: tuple[dict[str, Any], ...] = tuple(
-    {"id": data.PROVINCES[p], "name": data.PROVINCE_NAMES[p], "bank": data.BANK[p],
-     "region": data.REGION[p], "river": data.RIVER[p], "fields": data.FIELDS[p],
-     "card_limit": data.CARD_LIMIT[p], "temples": data.TEMPLES[p], "mine": data.MINE[p],
-     "caravan": data.CARAVAN[p],
-     "bonus": {"stones": data.BONUS_STONES[p], "gold": data.BONUS_GOLD[p],
-               "favour_cards": data.BONUS_CARDS[p]}}
+    {
+        "id": data.PROVINCES[p],
+        "name": data.PROVINCE_NAMES[p],
+        "bank": data.BANK[p],
+        "region": data.REGION[p],
+        "river": data.RIVER[p],
+        "fields": data.FIELDS[p],
+        "card_limit": data.CARD_LIMIT[p],
+        "temples": data.TEMPLES[p],
+        "mine": data.MINE[p],
+        "caravan": data.CARAVAN[p],
+        "bonus": {
+            "stones": data.BONUS_STONES[p],
+            "gold": data.BONUS_GOLD[p],
+            "favour_cards": data.BONUS_CARDS[p],
+        },
+    }
     for p in range(len(data.PROVINCES))
 )
 OPTION_KEYS = ("classic_bank_majority", "no_farmer_points", *data.MODULES)
-DECISIONS = {"auction": "bid", "resolution": "sell_for_payment", "market": "market_turn",
-             "offering": "commit", "gifts": "gift_collection", "harvest": "harvest_turn",
-             "final_sale": "final_sale"}
+DECISIONS = {
+    "auction": "bid",
+    "resolution": "sell_for_payment",
+    "market": "market_turn",
+    "offering": "commit",
+    "gifts": "gift_collection",
+    "harvest": "harvest_turn",
+    "final_sale": "final_sale",
+}
 
 
 def decision(state: State) -> str | None:
@@ -142,36 +186,55 @@ def none_if(value: int) -> int | None:
 def tile_view(tile: int) -> JSON | None:
     if not tile:
         return None
-    return {"tile": tile, "gold_per_farmer": data.GOLD_PER_FARMER[tile],
-            "camel": data.CAMEL[tile], "temple_vp": data.TEMPLE_VP[tile]}
+    return {
+        "tile": tile,
+        "gold_per_farmer": data.GOLD_PER_FARMER[tile],
+        "camel": data.CAMEL[tile],
+        "temple_vp": data.TEMPLE_VP[tile],
+    }
 
 
 def auction_view(state: State) -> JSON:
     cards = []
     for c, p in enumerate(state.revealed):
         _, blocked = floor_and_block(state, c)
-        cards.append({
-            "province": data.PROVINCES[p], "standing": none_if(state.standing[c]),
-            "protected": state.protected[c], "blocked": blocked,
-            "scribes": [{"seat": s, "value": state.bid_value[s],
-                         "standing": state.standing[c] == s}
-                        for s in range(state.seats) if state.bid_on[s] == c],
-        })
-    return {"cards": cards, "status": [status(state, s) for s in range(state.seats)],
-            "turn": none_if(state.turn)}
+        cards.append(
+            {
+                "province": data.PROVINCES[p],
+                "standing": none_if(state.standing[c]),
+                "protected": state.protected[c],
+                "blocked": blocked,
+                "scribes": [
+                    {"seat": s, "value": state.bid_value[s], "standing": state.standing[c] == s}
+                    for s in range(state.seats)
+                    if state.bid_on[s] == c
+                ],
+            }
+        )
+    return {
+        "cards": cards,
+        "status": [status(state, s) for s in range(state.seats)],
+        "turn": none_if(state.turn),
+    }
 
 
 def market_view(state: State) -> JSON:
-    return {"turn": none_if(state.turn), "last_purchase": KIND_NAMES.get(state.last_kind),
-            "cards_bought": state.cards_bought,
-            "to_place": {"kind": KIND_NAMES[state.pending_kind], "count": state.pending}
-            if state.pending else None}
+    return {
+        "turn": none_if(state.turn),
+        "last_purchase": KIND_NAMES.get(state.last_kind),
+        "cards_bought": state.cards_bought,
+        "to_place": {"kind": KIND_NAMES[state.pending_kind], "count": state.pending}
+        if state.pending
+        else None,
+    }
 
 
 def player_view(state: State, s: int, show_gold: bool, full: bool) -> JSON:
     scribes_on_cards = state.phase in ("auction", "resolution") and state.bid_on[s] != NONE
     out: dict[str, Any] = {
-        "seat": s, "vp": state.vp[s], "cards": hand_size(state, s),
+        "seat": s,
+        "vp": state.vp[s],
+        "cards": hand_size(state, s),
         "provinces": [data.PROVINCES[p] for p in sorted(state.owned[s])],
         "scribes_free": data.SCRIBES - len(state.owned[s]) - scribes_on_cards,
         "theft_card": True,
@@ -191,20 +254,42 @@ def you_view(state: State, seat: int) -> JSON:
         "hand": cards_dict(state.hands[seat]),
         "marked_for_sale": cards_dict(state.marked[seat]),
         "adjustment": state.adjust[seat],
-        "offer": None if not offer else {"offer": "theft" if offer == THEFT else "gold",
-                                         "gold": max(offer, 0)},
+        "offer": None
+        if not offer
+        else {"offer": "theft" if offer == THEFT else "gold", "gold": max(offer, 0)},
     }
 
 
-PUBLIC = frozenset({
-    "round_started", "bid_placed", "card_sold", "bidding_ended", "province_won",
-    "market_started", "favour_cards_bought", "farmers_bought", "stones_bought",
-    "farmer_placed", "stone_placed", "architect_played", "extra_farmer_played",
-    "market_turn_ended", "offering_started", "offering_revealed", "gift_taken",
-    "gift_turn_ended", "offering_ended", "harvest_started", "green_card_played",
-    "harvest_turn_ended", "kingdom_scored", "final_sale_started", "final_sale_revealed",
-    "game_scored",
-})
+PUBLIC = frozenset(
+    {
+        "round_started",
+        "bid_placed",
+        "card_sold",
+        "bidding_ended",
+        "province_won",
+        "market_started",
+        "favour_cards_bought",
+        "farmers_bought",
+        "stones_bought",
+        "farmer_placed",
+        "stone_placed",
+        "architect_played",
+        "extra_farmer_played",
+        "market_turn_ended",
+        "offering_started",
+        "offering_revealed",
+        "gift_taken",
+        "gift_turn_ended",
+        "offering_ended",
+        "harvest_started",
+        "green_card_played",
+        "harvest_turn_ended",
+        "kingdom_scored",
+        "final_sale_started",
+        "final_sale_revealed",
+        "game_scored",
+    }
+)
 OWN_ONLY = frozenset({"sale_marked", "adjustment_set"})
 COMMITMENTS = frozenset({"offering_committed", "final_sale_committed"})
 
@@ -219,17 +304,26 @@ def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
     if kind in COMMITMENTS:
         return event if own else Event(kind, {}, event.seat)
     if kind == "favour_cards_drawn":
-        shown: dict[str, Any] = {"requested": d["requested"], "reason": d["reason"],
-                                 "reshuffled": d["reshuffle"] is not None}
+        shown: dict[str, Any] = {
+            "requested": d["requested"],
+            "reason": d["reason"],
+            "reshuffled": d["reshuffle"] is not None,
+        }
         if own:
             shown["cards"] = list(d["cards"])
         else:
             shown["count"] = len(d["cards"])
         return Event(kind, shown, event.seat)
     if kind == "game_prepared":
-        return Event(kind, {"province_deck": len(d["province_deck"]),
-                            "draw_pile": len(d["draw_pile"]),
-                            "start_player": d["start_player"]}, event.seat)
+        return Event(
+            kind,
+            {
+                "province_deck": len(d["province_deck"]),
+                "draw_pile": len(d["draw_pile"]),
+                "start_player": d["start_player"],
+            },
+            event.seat,
+        )
     if kind == "kingdom_changed":
         return Event(kind, {"province_deck": len(d["province_deck"])}, event.seat)
     return None
