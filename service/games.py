@@ -24,6 +24,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain import table as tables
+from domain.audit import FORK
 from domain.contract import JSON, Event, Rules, RulesError
 from domain.engine import Step, apply_events, play, run_automatic
 from domain.log import Entry
@@ -298,6 +299,9 @@ class Games:
     def _start(self, game: GameTable) -> None:
         table = game.table
         rules = rules_for(table.kind)
+        if table.forked_from is not None:
+            self._start_fork(game, rules)
+            return
         command = f"start:{game.version + 1}"
         game.record(Event(tables.GAME_STARTED, {"seats": table.seats}), command=command)
         rng = rng_for(table.seed, game.version)
@@ -307,6 +311,17 @@ class Games:
         steps, _ = run_automatic(rules, copy.deepcopy(game.table.game), rng)
         for step in steps:
             game.record(step.event, automatic=True, command=command)
+        self._finish_if_over(game, rules)
+
+    def _start_fork(self, game: GameTable, rules: Rules[Any]) -> None:
+        """A fork starts from its source's game as it was at the fork's version."""
+        table = game.table
+        source_id = uuid.UUID(table.forked_from["game_id"])  # type: ignore[index]
+        version = table.forked_from["version"]  # type: ignore[index]
+        source: Any = self.store.repository.get(source_id, version=version)
+        game.record(Event(tables.GAME_STARTED, {"seats": table.seats}), command=FORK)
+        for entry in source.table.history:
+            game.record(entry.event, automatic=entry.automatic, command=FORK)
         self._finish_if_over(game, rules)
 
     def act(

@@ -31,6 +31,7 @@ from service.hub import Hub
 from service.rest import rest_routes
 from service.settings import Settings
 from service.store import Database, open_store
+from service.timeline import Timeline
 
 
 class Runtime:
@@ -41,6 +42,7 @@ class Runtime:
         self.database = Database(settings.database_url)
         self.store = open_store(settings.database_url)
         self.games = Games(self.store)
+        self.timeline = Timeline(self.games)
         self.catalog = Catalog(self.store, self.database)
         self.hub = Hub()
         self.games.subscribe(self.hub.notify)
@@ -49,6 +51,7 @@ class Runtime:
     def context(self, authorization: str | None = None, request: Any = None) -> Context:
         return Context(
             games=self.games,
+            timeline=self.timeline,
             hub=self.hub,
             catalog=self.catalog,
             executor=self.executor,

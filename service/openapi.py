@@ -129,6 +129,9 @@ OPENAPI: dict[str, Any] = {
                     "type": {"type": "string"},
                     "data": JSON_OBJECT,
                     "automatic": {"type": "boolean"},
+                    "bySeat": {"type": ["integer", "null"]},
+                    "undone": {"type": "boolean"},
+                    "hash": {"type": "string"},
                 },
             },
         },
@@ -320,6 +323,131 @@ OPENAPI: dict[str, Any] = {
                     }
                 },
                 "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
+            }
+        },
+        "/games/{id}/replay": {
+            "get": {
+                "summary": "Events after `after`, each with the state right after it",
+                "parameters": [
+                    GAME_ID,
+                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 200}},
+                ],
+                "responses": {
+                    **ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "items": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "properties": {
+                                            "event": ref("GameEvent"),
+                                            "state": JSON_OBJECT,
+                                        },
+                                    },
+                                }
+                            },
+                        }
+                    ),
+                    **problem_responses(404, 422),
+                },
+            }
+        },
+        "/games/{id}/verify": {
+            "get": {
+                "summary": "Recompute the hash chain, check the seed and replay the rules",
+                "parameters": [GAME_ID],
+                "responses": {
+                    **ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "ok": {"type": "boolean"},
+                                "checkedEvents": {"type": "integer"},
+                                "badVersion": {"type": ["integer", "null"]},
+                                "reason": {"type": ["string", "null"]},
+                            },
+                        }
+                    ),
+                    **problem_responses(404),
+                },
+            }
+        },
+        "/games/{id}/export": {
+            "get": {
+                "summary": "A finished game as one portable JSON document",
+                "parameters": [GAME_ID],
+                "responses": {**ok(JSON_OBJECT), **problem_responses(404, 409)},
+            }
+        },
+        "/games/import": {
+            "post": {
+                "summary": "Check an exported game and store it as a new finished game",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": JSON_OBJECT}},
+                },
+                "responses": {**ok(ref("Game"), 201, "Imported"), **problem_responses(401, 422)},
+            }
+        },
+        "/games/{id}/undo": {
+            "post": {
+                "summary": "Take actions back (default: your last action)",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"toVersion": {"type": "integer"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
+            }
+        },
+        "/games/{id}/undo/answer": {
+            "post": {
+                "summary": "Accept or refuse the pending undo request",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["accept"],
+                                "properties": {"accept": {"type": "boolean"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
+            }
+        },
+        "/games/{id}/fork": {
+            "post": {
+                "summary": "A sandbox table starting from a finished game at a version",
+                "parameters": [GAME_ID],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["atVersion"],
+                                "properties": {"atVersion": {"type": "integer"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    **ok(ref("Game"), 201, "Forked"),
+                    **problem_responses(401, 403, 404, 422),
+                },
             }
         },
         "/games/{id}/events": {

@@ -66,9 +66,9 @@ async def caller_of(request: Request) -> Caller:
     )
 
 
-async def body_of(request: Request) -> dict[str, Any]:
+async def body_of(request: Request, limit: int | None = None) -> dict[str, Any]:
     raw = await request.body()
-    if len(raw) > runtime(request).settings.max_body_bytes:
+    if len(raw) > (limit or runtime(request).settings.max_body_bytes):
         raise BadInput("The request body is too large.")
     if not raw.strip():
         return {}
@@ -309,6 +309,94 @@ async def state_at(request: Request) -> Response:
     return JSONResponse(views.state(past.table, caller, revealed=views.is_revealed(game.table)))
 
 
+def timeline(request: Request) -> Any:
+    return runtime(request).timeline
+
+
+@endpoint
+async def export_game(request: Request) -> Response:
+    document = await run(request, timeline(request).export, request.path_params["id"])
+    return JSONResponse(document)
+
+
+@endpoint
+async def import_game(request: Request) -> Response:
+    caller = await caller_of(request)
+    document = await body_of(request, limit=runtime(request).settings.max_import_bytes)
+    game = await run(request, timeline(request).import_game, caller, document)
+    return JSONResponse(present_game(game, caller), status_code=201)
+
+
+@endpoint
+async def verify_log(request: Request) -> Response:
+    finding = await run(request, timeline(request).verify, request.path_params["id"])
+    return JSONResponse(
+        {
+            "ok": finding.ok,
+            "checkedEvents": finding.checked,
+            "badVersion": finding.version,
+            "reason": finding.reason,
+        }
+    )
+
+
+@endpoint
+async def replay(request: Request) -> Response:
+    caller = await caller_of(request)
+    q = request.query_params
+    after = int_param(q.get("after"), "after") or 0
+    limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 100
+    games = runtime(request).games
+    current = await run(request, games.get, request.path_params["id"])
+    revealed = views.is_revealed(current.table)
+
+    def steps() -> list[dict[str, Any]]:
+        return [
+            {
+                "event": present_event(views.event(current.table, entry, caller)),
+                "state": views.state(table, caller, revealed=revealed),
+            }
+            for table, entry in timeline(request).replay(str(current.id), after, limit)
+        ]
+
+    return JSONResponse({"items": await run(request, steps)})
+
+
+@endpoint
+async def request_undo(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    to_version = int_param(body.get("toVersion"), "toVersion")
+    game = await run(
+        request, timeline(request).request_undo, caller, request.path_params["id"], to_version
+    )
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
+async def answer_undo(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    accept = body.get("accept")
+    if not isinstance(accept, bool):
+        raise BadInput('Send {"accept": true} or {"accept": false}.')
+    game = await run(
+        request, timeline(request).answer_undo, caller, request.path_params["id"], accept
+    )
+    return JSONResponse(present_game(game, caller))
+
+
+@endpoint
+async def fork_game(request: Request) -> Response:
+    caller = await caller_of(request)
+    body = await body_of(request)
+    at_version = int_param(body.get("atVersion"), "atVersion", minimum=1)
+    if at_version is None:
+        raise BadInput("atVersion is required.")
+    game = await run(request, timeline(request).fork, caller, request.path_params["id"], at_version)
+    return JSONResponse(present_game(game, caller), status_code=201)
+
+
 async def openapi(request: Request) -> Response:
     return JSONResponse(OPENAPI)
 
@@ -331,4 +419,11 @@ def rest_routes() -> list[Route]:
         Route("/games/{id}/abandon", abandon, methods=["POST"]),
         Route("/games/{id}/events", list_events),
         Route("/games/{id}/state", state_at),
+        Route("/games/{id}/replay", replay),
+        Route("/games/{id}/verify", verify_log),
+        Route("/games/{id}/export", export_game),
+        Route("/games/import", import_game, methods=["POST"]),
+        Route("/games/{id}/undo", request_undo, methods=["POST"]),
+        Route("/games/{id}/undo/answer", answer_undo, methods=["POST"]),
+        Route("/games/{id}/fork", fork_game, methods=["POST"]),
     ]

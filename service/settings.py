@@ -22,4 +22,6 @@ class Settings:
         )
     )
     #: largest accepted request body, in bytes
-    max_body_bytes: int = 256 * 1024
+    max_body_bytes: int = 2 * 1024 * 1024
+    #: largest accepted exported game (importGame), in bytes
+    max_import_bytes: int = 8 * 1024 * 1024

@@ -12,6 +12,7 @@ from service.catalog import Catalog
 from service.errors import PapyrusError
 from service.games import Caller, Games
 from service.hub import Hub
+from service.timeline import Timeline
 
 T = TypeVar("T")
 
@@ -19,6 +20,7 @@ T = TypeVar("T")
 @dataclass
 class Context:
     games: Games
+    timeline: Timeline
     hub: Hub
     catalog: Catalog
     executor: Executor

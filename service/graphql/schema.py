@@ -32,6 +32,7 @@ from service.graphql.types import (
     GameID,
     GameKind,
     GameStatus,
+    LogVerification,
     PageInfo,
     Player,
     PlayerSession,
@@ -107,6 +108,23 @@ class Query:
             ),
         )
 
+    @strawberry.field(
+        description="Recompute the hash chain, check the seed against its commitment and replay "
+        "every event through the rules; reports the first event that does not hold."
+    )
+    async def verify_log(self, info: Info, game_id: GameID) -> LogVerification:
+        finding = await info.context.run(info.context.timeline.verify, str(game_id))
+        return LogVerification(
+            ok=finding.ok,
+            checked_events=finding.checked,
+            bad_version=finding.version,
+            reason=finding.reason,
+        )
+
+    @strawberry.field(description="A finished game as one portable JSON document.")
+    async def export_game(self, info: Info, game_id: GameID) -> JSON:
+        return JSON(await info.context.run(info.context.timeline.export, str(game_id)))
+
 
 @strawberry.type
 class Mutation:
@@ -158,6 +176,46 @@ class Mutation:
     async def abandon_game(self, info: Info, game_id: GameID, reason: str | None = None) -> Game:
         found = await info.context.run(
             info.context.games.abandon_game, info.context.caller, str(game_id), reason
+        )
+        return game_of(info, found)
+
+    @strawberry.mutation(
+        description="Take actions back to right after `toVersion` (default: your last action). "
+        "Your own last actions go at once; across another seat's action every other human seat "
+        "must accept (answerUndo). Never across a random draw or a reveal."
+    )
+    async def request_undo(
+        self, info: Info, game_id: GameID, to_version: int | None = None
+    ) -> Game:
+        found = await info.context.run(
+            info.context.timeline.request_undo, info.context.caller, str(game_id), to_version
+        )
+        return game_of(info, found)
+
+    @strawberry.mutation(description="Accept or refuse the pending undo request.")
+    async def answer_undo(self, info: Info, game_id: GameID, accept: bool) -> Game:
+        found = await info.context.run(
+            info.context.timeline.answer_undo, info.context.caller, str(game_id), accept
+        )
+        return game_of(info, found)
+
+    @strawberry.mutation(
+        description="Check an exported game by re-running the rules and store it as a new "
+        "finished game; BAD_INPUT says exactly what does not hold."
+    )
+    async def import_game(self, info: Info, document: JSON) -> Game:
+        found = await info.context.run(
+            info.context.timeline.import_game, info.context.caller, document
+        )
+        return game_of(info, found)
+
+    @strawberry.mutation(
+        description="A new open sandbox table that starts from a finished game as it was at "
+        "`atVersion` (unranked, marked as a fork)."
+    )
+    async def fork_game(self, info: Info, game_id: GameID, at_version: int) -> Game:
+        found = await info.context.run(
+            info.context.timeline.fork, info.context.caller, str(game_id), at_version
         )
         return game_of(info, found)
 

@@ -11,6 +11,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from domain import table as tables
+from domain import undo
 from service import views
 from service.errors import BadInput
 from service.games import Caller
@@ -129,6 +130,42 @@ def page_size(first: int | None, default: int = 50) -> int:
 
 
 @strawberry.type
+class UndoStatus:
+    allowed: bool = strawberry.field(description="The caller may take its last action back.")
+    immediate: bool = strawberry.field(description="Without asking the other seats.")
+    to_version: int | None
+    reason: str
+
+
+@strawberry.type
+class UndoRequest:
+    version: int
+    seat: int
+    to_version: int
+    waiting: list[int] = strawberry.field(description="Seats whose answer is still needed.")
+
+
+@strawberry.type
+class LogVerification:
+    ok: bool
+    checked_events: int
+    bad_version: int | None = strawberry.field(description="The first event that does not hold.")
+    reason: str | None
+
+
+@strawberry.type
+class ReplayStep:
+    event: GameEvent
+    state: JSON = strawberry.field(description="The state right after the event.")
+
+
+@strawberry.type
+class ForkSource:
+    game_id: strawberry.ID
+    version: int
+
+
+@strawberry.type
 class Game:
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
@@ -236,6 +273,62 @@ class Game:
             ),
             total_count=int(self._game.version),
         )
+
+    @strawberry.field(description="Whether the caller may take back its last action now, and why.")
+    def can_undo(self) -> UndoStatus:
+        seat = views.my_seat(self._table, self._caller)
+        verdict = undo.can_undo(self._table, seat)
+        target = undo.last_own_start(self._table, seat) if seat is not None else None
+        return UndoStatus(
+            allowed=verdict.allowed,
+            immediate=verdict.immediate,
+            to_version=target if verdict.allowed else None,
+            reason=verdict.reason,
+        )
+
+    @strawberry.field(description="A pending request to take actions back.")
+    def undo_request(self) -> UndoRequest | None:
+        request = self._table.undo_request
+        if request is None:
+            return None
+        return UndoRequest(
+            version=request.version,
+            seat=request.seat,
+            to_version=request.to_version,
+            waiting=list(request.waiting),
+        )
+
+    @strawberry.field(description="The game this sandbox was forked from.")
+    def forked_from(self) -> ForkSource | None:
+        source = self._table.forked_from
+        if source is None:
+            return None
+        return ForkSource(game_id=strawberry.ID(source["game_id"]), version=source["version"])
+
+    @strawberry.field(
+        description="Replay: events after `after` with the state right after each, as the "
+        "caller may see it (everything once the game is over)."
+    )
+    async def replay(
+        self, info: strawberry.Info[Context, None], after: int = 0, first: int | None = None
+    ) -> list[ReplayStep]:
+        limit = page_size(first, default=100)
+        if after < 0:
+            raise BadInput("after must not be negative.")
+        revealed = views.is_revealed(self._table)
+        caller = self._caller
+        current = self._table
+
+        def steps() -> list[ReplayStep]:
+            return [
+                ReplayStep(
+                    event=GameEvent.of(views.event(current, entry, caller)),
+                    state=JSON(views.state(table, caller, revealed=revealed)),
+                )
+                for table, entry in info.context.timeline.replay(str(self._game.id), after, limit)
+            ]
+
+        return await info.context.run(steps)
 
     @strawberry.field(description="Replay: the state right after event `version`.")
     async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:

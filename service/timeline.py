@@ -1,0 +1,315 @@
+"""Undo, audit, replays, export/import and forks, straight from the event log (issue #6).
+
+The policy and the checks are pure (``domain.undo``, ``domain.audit``); this module loads,
+decides with them, records new entries (an undo never deletes anything) and saves.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from domain import audit, undo
+from domain import table as tables
+from domain.contract import Event
+from domain.log import Entry
+from domain.randomness import commitment
+from domain.registry import KINDS, rules_for
+from service.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
+from service.games import MAX_RETRIES, Caller, Games, require_player
+from service.store import GameTable, open_table
+
+EXPORT_FORMAT = "papyrus-game"
+EXPORT_VERSION = 1
+ENTRY_FIELDS = (
+    "version",
+    "at",
+    "type",
+    "data",
+    "seat",
+    "automatic",
+    "by_seat",
+    "command",
+    "action",
+    "actor",
+    "rules_version",
+    "hash",
+)
+
+
+class IllegalUndo(PapyrusError):
+    code = "ILLEGAL_ACTION"
+
+
+class Timeline:
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.store = games.store
+
+    # -- undo -----------------------------------------------------------------------------------
+
+    def request_undo(self, caller: Caller, game_id: str, to_version: int | None) -> GameTable:
+        require_player(caller)
+        assert caller.player_id is not None
+        for _ in range(MAX_RETRIES):
+            game = self.games._load_for_command(game_id)
+            table = game.table
+            seats = table.seats_of(caller.player_id)
+            if not seats:
+                raise Forbidden("Only a seated player may ask to take actions back.")
+            seat, target = self._target(table, seats, to_version)
+            verdict = undo.judge(table, seat, target)
+            if not verdict.allowed:
+                if not table.undo_allowed:
+                    raise Forbidden(verdict.reason)
+                raise IllegalUndo(verdict.reason, rule="undo policy")
+            if verdict.immediate:
+                self._undo(game, seat, target, None, caller.player_id)
+            else:
+                game.record(
+                    Event(
+                        tables.UNDO_REQUESTED,
+                        {"to_version": target, "seat": seat, "waiting": list(verdict.waiting)},
+                        seat,
+                    ),
+                    by_seat=seat,
+                    actor=caller.player_id,
+                )
+            if self.games._try_save(game) is not None:
+                return game
+        raise Conflict("The game changed too often; try again.")
+
+    def _target(
+        self, table: tables.Table, seats: list[int], to_version: int | None
+    ) -> tuple[int, int]:
+        """The requesting seat and the version to go back to (default: its last own action)."""
+        if to_version is not None:
+            if to_version < 0:
+                raise BadInput("toVersion must not be negative.")
+            last = table.history[-1] if table.history else None
+            owner = last.by_seat if last is not None and last.by_seat in seats else seats[0]
+            return owner, to_version
+        for seat in seats:
+            target = undo.last_own_start(table, seat)
+            if target is not None:
+                return seat, target
+        raise IllegalUndo(
+            "Your seat has no action of its own to take back at the moment.", rule="undo policy"
+        )
+
+    def answer_undo(self, caller: Caller, game_id: str, accept: bool) -> GameTable:
+        require_player(caller)
+        assert caller.player_id is not None
+        for _ in range(MAX_RETRIES):
+            game = self.games._load_for_command(game_id)
+            table = game.table
+            request = table.undo_request
+            if request is None:
+                raise IllegalUndo("There is no undo request to answer.", rule="undo policy")
+            asked = [s for s in table.seats_of(caller.player_id) if s in request.waiting]
+            if not asked:
+                raise Forbidden("Your answer is not needed for this undo request.")
+            for seat in asked:
+                game.record(
+                    Event(
+                        tables.UNDO_ANSWERED,
+                        {"request": request.version, "seat": seat, "accept": accept},
+                        seat,
+                    ),
+                    by_seat=seat,
+                    actor=caller.player_id,
+                )
+            pending = game.table.undo_request
+            if accept and pending is not None and not pending.waiting:
+                self._undo(game, request.seat, request.to_version, request.version, None)
+            if self.games._try_save(game) is not None:
+                return game
+        raise Conflict("The game changed too often; try again.")
+
+    def _undo(
+        self,
+        game: GameTable,
+        seat: int,
+        to_version: int,
+        request: int | None,
+        actor: str | None,
+    ) -> None:
+        table = game.table
+        undone = [e.version for e in table.history if e.version > to_version]
+        game.record(
+            Event(
+                tables.ACTIONS_UNDONE,
+                {"to_version": to_version, "seat": seat, "request": request, "undone": undone},
+                seat,
+            ),
+            by_seat=seat,
+            actor=actor,
+        )
+        self.games._run_bots(game)
+
+    # -- audit ----------------------------------------------------------------------------------
+
+    def entries(self, game_id: str) -> list[Entry]:
+        return self.games.events(game_id)
+
+    def verify(self, game_id: str) -> audit.Finding:
+        return audit.verify(self.entries(game_id), rules_for)
+
+    def replay(self, game_id: str, after: int, limit: int) -> Iterator[tuple[tables.Table, Entry]]:
+        """Each entry after ``after`` with the table right after it (one pass over the log)."""
+        entries = self.games.events(game_id, after=0, limit=after + limit)
+        table = tables.start(entries[0])
+        rules = rules_for(table.kind)
+        if after == 0:
+            yield table, entries[0]
+        for entry in entries[1:]:
+            table = tables.evolve(table, entry, rules)
+            if entry.version > after:
+                yield table, entry
+
+    # -- export, import, fork -------------------------------------------------------------------
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        game = self.games.get(game_id)
+        table = game.table
+        if table.status != tables.FINISHED:
+            raise GameNotActive("Only a finished game can be exported (its secrets are revealed).")
+        assert table.outcome is not None
+        return {
+            "format": EXPORT_FORMAT,
+            "formatVersion": EXPORT_VERSION,
+            "kind": table.kind,
+            "seats": table.seats,
+            "options": table.options,
+            "rulesVersion": table.rules_version,
+            "seed": table.seed,
+            "seedCommitment": table.seed_commitment,
+            "players": [
+                {"seat": s, "name": h.name if h else None, "bot": h.bot if h else None}
+                for s, h in enumerate(table.holders)
+            ],
+            "result": {
+                "scores": table.outcome.scores,
+                "winners": table.outcome.winners,
+                "ranks": table.outcome.ranks,
+            },
+            "events": [
+                {name: getattr(e, name) for name in ENTRY_FIELDS} for e in self.entries(game_id)
+            ],
+        }
+
+    def import_game(self, caller: Caller, document: Any) -> GameTable:
+        require_player(caller)
+        entries = parse_document(document)
+        finding = audit.verify(entries, rules_for)
+        if not finding.ok:
+            raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
+        table = tables.start(entries[0])
+        rules = rules_for(table.kind)
+        for entry in entries[1:]:
+            table = tables.evolve(table, entry, rules)
+        if table.status != tables.FINISHED or table.outcome is None:
+            raise BadInput("Only a finished game can be imported; this log does not end.")
+        claimed = document.get("result")
+        actual = {
+            "scores": table.outcome.scores,
+            "winners": table.outcome.winners,
+            "ranks": table.outcome.ranks,
+        }
+        if claimed != actual:
+            raise BadInput(f"The document's result {claimed} is not the log's result {actual}.")
+        for key, value in (
+            ("kind", table.kind),
+            ("seats", table.seats),
+            ("options", table.options),
+            ("seed", table.seed),
+            ("seedCommitment", table.seed_commitment),
+            ("rulesVersion", table.rules_version),
+        ):
+            if document.get(key) != value:
+                raise BadInput(f"The document's {key} does not match its first event.")
+        first = entries[0]
+        game = open_table(
+            first.event,
+            rules_version=first.rules_version,
+            actor=first.actor,
+            seed=table.seed,
+            command=first.command,
+            at=datetime.fromisoformat(first.at),
+        )
+        for entry in entries[1:]:
+            game.record(
+                entry.event,
+                automatic=entry.automatic,
+                by_seat=entry.by_seat,
+                command=entry.command,
+                action=entry.action,
+                actor=entry.actor,
+                at=datetime.fromisoformat(entry.at),
+            )
+        if game.table.last_hash != entries[-1].hash:  # the chain must come out identical
+            raise BadInput("The events do not reproduce their hashes.")
+        self.store.save(game)
+        self.games._saved(game)
+        return game
+
+    def fork(self, caller: Caller, game_id: str, at_version: int) -> GameTable:
+        require_player(caller)
+        source = self.games.get(game_id)
+        if source.table.status != tables.FINISHED:
+            raise Forbidden(
+                "Only a finished game can be forked: a running game's hidden information "
+                "(decks, hands) would have to be invented for the fork."
+            )
+        past = self.games.at_version(game_id, at_version).table
+        if past.status != tables.ACTIVE:
+            raise BadInput(f"At version {at_version} the game was not running.")
+        if not undo.is_command_start(past, at_version):
+            raise BadInput(f"Version {at_version} is in the middle of an action; pick its start.")
+        seed = secrets.token_hex(16)
+        opened = tables.created(
+            past.kind,
+            past.seats,
+            past.options,
+            seed,
+            commitment(seed),
+            caller.player_id,
+            rules_for(past.kind).version,
+            forked_from={"game_id": str(source.id), "version": at_version},
+        )
+        game = open_table(
+            opened, rules_version=rules_for(past.kind).version, actor=caller.player_id, seed=seed
+        )
+        self.store.save(game)
+        self.games._saved(game)
+        return game
+
+
+def parse_document(document: Any) -> list[Entry]:
+    """The entries of an exported game, or ``BAD_INPUT`` saying exactly what is wrong."""
+    if not isinstance(document, dict):
+        raise BadInput("An exported game is a JSON object.")
+    if document.get("format") != EXPORT_FORMAT or document.get("formatVersion") != EXPORT_VERSION:
+        raise BadInput(f'This is not a "{EXPORT_FORMAT}" document of version {EXPORT_VERSION}.')
+    if document.get("kind") not in KINDS:
+        raise BadInput(f"Unknown game kind {document.get('kind')!r}.")
+    events = document.get("events")
+    if not isinstance(events, list) or not events:
+        raise BadInput('"events" must be a non-empty list.')
+    entries = []
+    for number, raw in enumerate(events, start=1):
+        if not isinstance(raw, dict) or set(raw) != set(ENTRY_FIELDS):
+            raise BadInput(
+                f"Event {number} must have exactly the fields {', '.join(ENTRY_FIELDS)}."
+            )
+        try:
+            datetime.fromisoformat(raw["at"])
+            entry = Entry(**raw)
+        except (TypeError, ValueError):
+            raise BadInput(f"Event {number} has a field of the wrong type.") from None
+        if not isinstance(entry.data, dict) or not isinstance(entry.type, str):
+            raise BadInput(f"Event {number} has a field of the wrong type.")
+        entries.append(entry)
+    return entries
