@@ -1,0 +1,432 @@
+"""Issue #6: undo as new events, the audit log, provably fair randomness, replays, export and
+import, forks. Policy tests drive the application layer on a real SQLite store; the acceptance
+tests go through GraphQL and REST."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import sqlite3
+from typing import Any
+
+import pytest
+
+from domain import table as tables
+from domain.log import entry_hash
+from service import views
+from service.errors import PapyrusError
+from service.games import Caller, Games
+from service.store import open_store
+from service.timeline import Timeline
+from tests.client import Client
+from tests.service.play import create_table, play_graphql, seated
+
+
+def setup_game(
+    url: str,
+    kind: str = "imhotep",
+    n: int = 4,
+    options: dict | None = None,
+    seed: str = "s",
+    bots: int = 0,
+):  # type: ignore[type-arg]
+    games = Games(open_store(url))
+    timeline = Timeline(games)
+    players = [games.register_player(f"P{i}")[0] for i in range(n - bots)]
+    game = games.create_game(players[0], kind, n, options or {}, seed)
+    game_id = str(game.id)
+    for p in players:
+        games.join_game(p, game_id, None)
+    for _ in range(bots):
+        games.add_bot(players[0], game_id, None, "random")
+    return games, timeline, players, game_id
+
+
+def act_once(games: Games, players: list[Caller], game_id: str, rng: random.Random) -> int:
+    """One random legal action by the seat that must act; returns that seat."""
+    table = games.get(game_id).table
+    seat = rng.choice(views.active_seats(table))
+    games.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
+    return seat
+
+
+def codes(fn: Any, *args: Any) -> str:
+    with pytest.raises(PapyrusError) as refused:
+        fn(*args)
+    return refused.value.code
+
+
+# -- undo policy ------------------------------------------------------------------------------
+
+
+def test_a_seat_takes_back_its_own_last_action_at_once(sqlite_url: str) -> None:
+    games, timeline, players, game_id = setup_game(sqlite_url)
+    before = games.get(game_id)
+    version = before.version
+    seat = views.active_seats(before.table)[0]
+    state_before = copy.deepcopy(before.table.game)
+    games.act(players[seat], game_id, {"type": "get_stones"})
+    assert games.get(game_id).table.game != state_before
+    game = timeline.request_undo(players[seat], game_id, None)
+    assert game.table.game == state_before
+    entries = games.events(game_id)
+    assert entries[-1].type == "actions_undone"
+    undone = [e.version for e in entries if e.version in game.table.undone]
+    assert undone and all(version < v < entries[-1].version for v in undone)
+    assert views.event(game.table, entries[version], players[seat])["undone"] is True
+
+
+def test_undo_across_another_seats_action_needs_every_other_human_to_accept(
+    sqlite_url: str,
+) -> None:
+    games, timeline, players, game_id = setup_game(sqlite_url)
+    start = games.get(game_id)
+    version = start.version
+    state_before = copy.deepcopy(start.table.game)
+    first = views.active_seats(start.table)[0]
+    games.act(players[first], game_id, {"type": "get_stones"})
+    second = views.active_seats(games.get(game_id).table)[0]
+    games.act(players[second], game_id, {"type": "get_stones"})
+    game = timeline.request_undo(players[first], game_id, version)
+    assert game.table.undo_request is not None
+    assert sorted(game.table.undo_request.waiting) == sorted(s for s in range(4) if s != first)
+    assert codes(timeline.answer_undo, players[first], game_id, True) == "FORBIDDEN"
+    for seat in range(4):
+        if seat != first:
+            game = timeline.answer_undo(players[seat], game_id, True)
+    assert game.table.undo_request is None
+    assert game.table.game == state_before
+
+
+def test_a_refused_undo_request_changes_nothing(sqlite_url: str) -> None:
+    games, timeline, players, game_id = setup_game(sqlite_url, n=2)
+    start = games.get(game_id)
+    version = start.version
+    first = views.active_seats(start.table)[0]
+    games.act(players[first], game_id, {"type": "get_stones"})
+    other = views.active_seats(games.get(game_id).table)[0]
+    games.act(players[other], game_id, {"type": "get_stones"})
+    state = copy.deepcopy(games.get(game_id).table.game)
+    timeline.request_undo(players[first], game_id, version)
+    game = timeline.answer_undo(players[other], game_id, False)
+    assert game.table.undo_request is None and game.table.game == state
+
+
+def test_bots_accept_and_the_human_takes_back_at_once(sqlite_url: str) -> None:
+    games, timeline, players, game_id = setup_game(sqlite_url, n=3, bots=2)
+    rng = random.Random(4)
+    for _ in range(3):
+        table = games.get(game_id).table
+        if 0 in views.active_seats(table):
+            version = games.get(game_id).version
+            state = copy.deepcopy(table.game)
+            games.act(players[0], game_id, rng.choice(views.legal_actions(table, players[0])))
+            after = games.get(game_id).table
+            if after.barrier > version:  # the action drew or revealed: not undoable
+                continue
+            game = timeline.request_undo(players[0], game_id, version)
+            assert game.table.undo_request is None  # no human had to be asked
+            assert game.table.game == state or 0 not in views.active_seats(game.table)
+            return
+    pytest.skip("the human never had a reversible turn in this seed")
+
+
+def test_undo_never_crosses_a_market_draw_or_a_reveal(sqlite_url: str) -> None:
+    """Imhotep §9, §14: taking the face-down pair reveals it to its taker; a new round reveals
+    a round card and deals the market from the draw pile: neither can be taken back."""
+    games, timeline, players, game_id = setup_game(sqlite_url, options={"sides": "B"}, seed="draw")
+    rng = random.Random(1)
+    for _ in range(400):
+        game = games.get(game_id)
+        if game.table.status != tables.ACTIVE:
+            break
+        version = game.version
+        seat = act_once(games, players, game_id, rng)
+        now = games.get(game_id).version
+        drawn = [
+            e
+            for e in games.events(game_id, after=version)
+            if e.type in ("pair_taken", "round_started", "card_drawn")
+        ]
+        if drawn:
+            with pytest.raises(PapyrusError) as refused:
+                timeline.request_undo(players[seat], game_id, version)
+            assert refused.value.code == "ILLEGAL_ACTION"
+            assert "random draw or a reveal" in refused.value.message
+            assert games.get(game_id).version == now
+            return
+    raise AssertionError("no draw happened")
+
+
+def test_a_ranked_table_forbids_undo(sqlite_url: str) -> None:
+    games, timeline, players, game_id = setup_game(sqlite_url, options={"undo": False})
+    seat = views.active_seats(games.get(game_id).table)[0]
+    games.act(players[seat], game_id, {"type": "get_stones"})
+    assert codes(timeline.request_undo, players[seat], game_id, None) == "FORBIDDEN"
+    assert games.get(game_id).table.options == {**games.get(game_id).table.options}
+
+
+def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: str) -> None:
+    """Amun-Re R11.1-R11.3: a committed offering is secret until every seat has committed; it
+    can be taken back before the reveal, never after."""
+    games, timeline, players, game_id = setup_game(sqlite_url, kind="amun_re", n=3, seed="offer")
+    rng = random.Random(3)
+    for _ in range(2000):
+        table = games.get(game_id).table
+        view = views.state(table, players[0])
+        if view["phase"] == "offering" and all(not c for c in view["offering"]["committed"]):
+            break
+        act_once(games, players, game_id, rng)
+    else:
+        raise AssertionError("never reached an offering")
+    seat = views.active_seats(table)[0]
+    version = games.get(game_id).version
+    state = copy.deepcopy(table.game)
+    legal = views.legal_actions(table, players[seat])
+    games.act(players[seat], game_id, next(a for a in legal if a["type"].startswith("commit")))
+    assert games.get(game_id).table.game != state
+    game = timeline.request_undo(players[seat], game_id, version)
+    assert game.table.game == state  # taken back at once: nobody else acted
+    for s in views.active_seats(game.table):  # now everybody commits: the reveal follows
+        legal = views.legal_actions(games.get(game_id).table, players[s])
+        games.act(players[s], game_id, next(a for a in legal if a["type"].startswith("commit")))
+    events = games.events(game_id, after=version)
+    assert any(e.type == "offering_revealed" for e in events)
+    assert codes(timeline.request_undo, players[seat], game_id, version) == "ILLEGAL_ACTION"
+
+
+# -- audit: hash chain, seed, shuffles ------------------------------------------------------------
+
+
+def finish(games: Games, players: list[Caller], game_id: str, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while games.get(game_id).table.status == tables.ACTIVE:
+        act_once(games, players, game_id, rng)
+
+
+def tamper(url: str, game_id: str, version: int, change: Any) -> None:
+    """Change one stored event's JSON directly in the database, behind the server's back."""
+    if url.startswith("sqlite"):
+        db = sqlite3.connect(url.removeprefix("sqlite:///"))
+        key = (game_id.replace("-", ""), version)
+        where = "WHERE originator_id = ? AND originator_version = ?"
+        (raw,) = db.execute(f"SELECT state FROM stored_events {where}", key).fetchone()
+        state = json.loads(raw)
+        change(state)
+        db.execute(
+            f"UPDATE stored_events SET state = ? {where}", (json.dumps(state).encode(), *key)
+        )
+        db.commit()
+        db.close()
+        return
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        where = "WHERE originator_id = %s AND originator_version = %s"
+        row = db.execute(f"SELECT state FROM papyrus_events {where}", (game_id, version)).fetchone()
+        assert row is not None
+        state = json.loads(bytes(row[0]))
+        change(state)
+        db.execute(
+            f"UPDATE papyrus_events SET state = %s {where}",
+            (json.dumps(state).encode(), game_id, version),
+        )
+
+
+def test_tampering_with_one_stored_event_is_named_by_verify_log(database_url: str) -> None:
+    games, timeline, players, game_id = setup_game(database_url, n=2)
+    finish(games, players, game_id)
+    assert timeline.verify(game_id).ok
+    target = 40
+    assert games.events(game_id)[target - 1].type not in tables.TABLE_EVENTS
+
+    def cheat(state: dict) -> None:  # type: ignore[type-arg]
+        state["data"] = {**state["data"], "tampered": True}
+
+    tamper(database_url, game_id, target, cheat)
+    finding = Timeline(Games(open_store(database_url))).verify(game_id)
+    assert not finding.ok and finding.version == target
+    assert "hash" in (finding.reason or "")
+
+
+def test_a_seed_that_does_not_match_its_commitment_is_detected(sqlite_url: str) -> None:
+    games, _timeline, _players, game_id = setup_game(sqlite_url, n=2)
+    entries = games.events(game_id)
+    forged = entries[0].__class__(
+        **{**entries[0].content(), "data": {**entries[0].data, "seed": "other"}, "hash": ""}
+    )
+    from domain.audit import verify
+    from domain.registry import rules_for
+
+    finding = verify([forged, *entries[1:]], rules_for)
+    assert not finding.ok and finding.version == 1 and "commitment" in (finding.reason or "")
+
+
+def test_a_shuffle_not_derived_from_the_seed_is_detected(sqlite_url: str) -> None:
+    """Re-seal a log whose setup shuffle was changed: the chain holds, the rules do not."""
+    from domain.audit import verify
+    from domain.registry import rules_for
+
+    games, _timeline, _players, game_id = setup_game(sqlite_url, n=2)
+    entries = games.events(game_id)
+    seed = entries[0].data["seed"]
+    prepared = next(i for i, e in enumerate(entries) if e.type == "game_prepared")
+    deck = list(entries[prepared].data["deck"])
+    deck[0], deck[1] = deck[1], deck[0]
+    changed = [
+        *entries[:prepared],
+        entries[prepared].__class__(
+            **{
+                **entries[prepared].content(),
+                "data": {**entries[prepared].data, "deck": deck},
+                "hash": "",
+            }
+        ),
+        *entries[prepared + 1 :],
+    ]
+    resealed, prev = [], entries[0].hash
+    for e in changed[1:]:
+        e = e.__class__(**{**e.content(), "hash": ""})
+        e = e.__class__(**{**e.content(), "hash": entry_hash(e, prev, seed)})
+        resealed.append(e)
+        prev = e.hash
+    finding = verify([entries[0], *resealed], rules_for)
+    assert not finding.ok and finding.version == entries[prepared].version
+    assert "rules" in (finding.reason or "")
+
+
+# -- export, import, replays, forks, over the API ---------------------------------------------------
+
+
+EXPORT = "query($g: ID!) { exportGame(gameId: $g) }"
+IMPORT = "mutation($d: JSON!) { importGame(document: $d) { id status version result { scores winners } } }"
+VERIFY = "query($g: ID!) { verifyLog(gameId: $g) { ok checkedEvents badVersion reason } }"
+
+
+@pytest.mark.parametrize("kind,seats", [("IMHOTEP", 2), ("AMUN_RE", 3)])
+def test_export_import_compare_over_graphql_and_rest(server, kind: str, seats: int) -> None:  # type: ignore[no-untyped-def]
+    players = seated(server.url, seats)
+    game_id = create_table(players, kind, seed=f"export-{kind}")
+    final = play_graphql(players, game_id, random.Random(5))
+    assert final["status"] == "FINISHED"
+    assert players[0].gql(VERIFY, {"g": game_id})["verifyLog"]["ok"] is True
+    document = players[0].gql(EXPORT, {"g": game_id})["exportGame"]
+    assert document == players[0].rest("GET", f"/games/{game_id}/export").json()
+    assert document["seed"] == f"export-{kind}"
+    imported = players[1].gql(IMPORT, {"d": document})["importGame"]
+    assert imported["id"] != game_id and imported["status"] == "FINISHED"
+    assert imported["result"] == {
+        "scores": final["result"]["scores"],
+        "winners": final["result"]["winners"],
+    }
+    again = players[0].gql(EXPORT, {"g": imported["id"]})["exportGame"]
+    assert again["events"] == document["events"]  # identical events, hashes and times
+    rest = players[0].rest("POST", "/games/import", json=document)
+    assert rest.status_code == 201, rest.text
+
+    edited = copy.deepcopy(document)
+    edited["events"][10]["data"] = {**edited["events"][10]["data"], "edited": 1}
+    failure = players[0].error(IMPORT, {"d": edited})
+    assert failure.code == "BAD_INPUT" and "Event 11" in str(failure) and "hash" in str(failure)
+    response = players[0].rest("POST", "/games/import", json=edited)
+    assert response.status_code == 422 and "Event 11" in response.json()["detail"]
+    edited = copy.deepcopy(document)
+    edited["result"]["scores"][0] += 1
+    assert "result" in str(players[0].error(IMPORT, {"d": edited}))
+
+
+def test_replay_steps_through_a_finished_game_and_verify_over_rest(server) -> None:  # type: ignore[no-untyped-def]
+    players = seated(server.url, 2)
+    game_id = create_table(players, "IMHOTEP")
+    final = play_graphql(players, game_id, random.Random(1))
+    steps = []
+    after = 0
+    while True:
+        page = (
+            Client(server.url)
+            .rest("GET", f"/games/{game_id}/replay?after={after}&limit=200")
+            .json()["items"]
+        )
+        if not page:
+            break
+        steps += page
+        after = page[-1]["event"]["version"]
+    assert [s["event"]["version"] for s in steps] == list(range(1, final["version"] + 1))
+    assert steps[-1]["state"]["game_over"] is True
+    assert "hidden" in steps[5]["state"]  # the game is over: everything is revealed
+    report = Client(server.url).rest("GET", f"/games/{game_id}/verify").json()
+    assert report == {
+        "ok": True,
+        "checkedEvents": final["version"],
+        "badVersion": None,
+        "reason": None,
+    }
+    graphql = players[0].gql(
+        "query($g: ID!) { game(id: $g) { replay(after: 3, first: 2) { event { version } state } } }",
+        {"g": game_id},
+    )
+    assert [s["event"]["version"] for s in graphql["game"]["replay"]] == [4, 5]
+
+
+def test_spectator_time_travel_never_shows_a_secret_hidden_at_that_version(server) -> None:  # type: ignore[no-untyped-def]
+    players = seated(server.url, 2)
+    game_id = create_table(players, "IMHOTEP", {"sides": "B"})
+    rng = random.Random(8)
+    for _ in range(30):
+        game = players[0].gql("query($g: ID!) { game(id: $g) { activeSeats } }", {"g": game_id})[
+            "game"
+        ]
+        seat = game["activeSeats"][0]
+        legal = players[seat].gql(
+            "query($g: ID!) { game(id: $g) { legalActions } }", {"g": game_id}
+        )["game"]["legalActions"]
+        players[seat].gql(
+            "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { id } } }",
+            {"g": game_id, "a": rng.choice(legal)},
+        )
+    spectator = Client(server.url)
+    past = spectator.gql(
+        "query($g: ID!) { game(id: $g) { version replay(first: 200) { state } stateAt(version: 10) } }",
+        {"g": game_id},
+    )["game"]
+    for step in past["replay"]:
+        assert "hidden" not in step["state"]
+        assert step["state"] == {} or step["state"]["market"].get("pair") is None
+    assert "hidden" not in past["stateAt"]
+
+
+def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  # type: ignore[no-untyped-def]
+    players = seated(server.url, 2)
+    game_id = create_table(players, "IMHOTEP")
+    play_graphql(players, game_id, random.Random(2))
+    source_state = Client(server.url).rest("GET", f"/games/{game_id}/state?version=30").json()
+    fork = players[0].gql(
+        "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 30) { id status forkedFrom { gameId version } } }",
+        {"g": game_id},
+    )["forkGame"]
+    assert fork["status"] == "OPEN" and fork["forkedFrom"] == {"gameId": game_id, "version": 30}
+    for seat, player in enumerate(players):
+        player.gql(
+            "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
+            {"g": fork["id"], "s": seat},
+        )
+    forked = players[0].gql(
+        "query($g: ID!) { game(id: $g) { status state } verifyLog(gameId: $g) { ok } }",
+        {"g": fork["id"]},
+    )
+    assert forked["game"]["status"] == "ACTIVE"
+
+    def strip(state: dict) -> dict:  # type: ignore[type-arg]
+        """The public board: the revealed extras of a finished game's views aside."""
+        kept = {k: v for k, v in state.items() if k not in ("viewer", "pending", "hidden")}
+        kept["market"] = {k: v for k, v in state["market"].items() if k != "pair"}
+        return kept
+
+    assert strip(forked["game"]["state"]) == strip(source_state)
+    assert forked["verifyLog"]["ok"] is True
+    running = create_table(players, "IMHOTEP")
+    failure = players[0].error(
+        "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 5) { id } }", {"g": running}
+    )
+    assert failure.code == "FORBIDDEN"
