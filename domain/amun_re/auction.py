@@ -6,8 +6,9 @@ Actions:
 * ``{"type": "sell_for_payment", "card": id}`` at resolution while gold < bid (R9.8, C-3).
 
 Events: ``bid_placed``, ``bidding_ended``, ``province_won`` (payment, control, immediate bonus) and
-``favour_cards_drawn`` for bonus cards. Statues (R9.2, R9.8 step 4) and the Pharaoh (R16.3) hook in
-at ``reveal`` and ``resolve_next`` when those modules exist.
+``favour_cards_drawn`` for bonus cards. Statues: ``province_won`` names the statue standing there
+(``statue``, R9.8 step 4) and its winner takes the Statue card. Pharaoh: every outbid moves the
+figure to that province (R16.3.1, in ``apply_bid``); the token is given by ``flow``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from domain.amun_re import actions, data
 from domain.amun_re.board import add_stones, discard_card, pay_out, stones_would_build
 from domain.amun_re.drawing import draw_event
 from domain.amun_re.selling import check_card_in_hand, sell_actions
-from domain.amun_re.state import NONE, State, hand_size, turn_order
+from domain.amun_re.state import NONE, State, hand_size, module_on, turn_order
 from domain.contract import JSON, Event, IllegalAction
 
 NEW, STANDING, OUTBID = "new", "standing", "outbid"
@@ -173,6 +174,8 @@ def apply_bid(state: State, d: dict[str, Any], seat: int) -> None:
     state.bid_value[seat] = d["value"]
     state.standing[card] = seat
     state.protected[card] = d["protection"]
+    if d["outbid"] is not None and module_on(state, "pharaoh"):
+        state.pharaoh = data.PROVINCE_INDEX[d["province"]]  # R16.3.1
     state.turn = NONE
     for i in range(1, state.seats + 1):
         t = (seat + i) % state.seats
@@ -208,9 +211,11 @@ def resolve_next(state: State, rng: random.Random) -> list[Event]:
             seat,
         )
     ]
+    if module_on(state, "statues"):  # R9.8 step 4
+        statue = state.statue_at[province]
+        events[0].data["statue"] = None if statue == NONE else data.STATUES[statue]
     if data.BONUS_CARDS[province]:
         events.append(draw_event(state, seat, data.BONUS_CARDS[province], "bonus", rng))
-    # hook: statues (R9.8 step 4) — take the Statue card of this province
     return events
 
 
@@ -223,4 +228,6 @@ def apply_won(state: State, d: dict[str, Any], seat: int) -> None:
     pay_out(state, seat, d["gold"], "bonus")
     if d["stones"]:
         add_stones(state, province, d["stones"])
+    if d.get("statue"):
+        state.statue_holder[data.STATUE_INDEX[d["statue"]]] = seat  # R16.2.3
     state.cursor += 1

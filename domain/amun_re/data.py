@@ -176,6 +176,7 @@ PHARAOH_TOKENS: int = _DATA["pharaoh"]["tokens"]
 
 # Module numbers printed only in the rules text (§5.5, §5.6, R11.7), not in the data file:
 BASTET_GOLD = 3  # §5.6 Bastet: "He gains 3 gold"
+OSIRIS_FARMERS = 2  # §5.6 Osiris: +1 gold "for every 2 farmers"
 SET_GIFTS = 1  # R11.7: Set controller +1 gift
 PHARAOH_GIFTS_PER_TOKEN = 1  # R11.7: +1 gift per Pharaoh token (not as a thief)
 GREED_GIFTS = 1  # R16.4.2

@@ -19,8 +19,9 @@ from domain.amun_re import (
     rounds,
     scoring,
     selling,
+    tomb,
 )
-from domain.amun_re.drawing import apply_draw
+from domain.amun_re.drawing import apply_draw, apply_tile_draw
 from domain.amun_re.setup import apply_prepared
 from domain.amun_re.state import State
 from domain.contract import Event
@@ -30,6 +31,11 @@ Handler = Callable[[State, dict[str, Any], Any], None]
 
 def _ignore(state: State, d: dict[str, Any], seat: int | None) -> None:
     return None
+
+
+def _token(state: State, d: dict[str, Any], seat: int) -> None:
+    """R16.3.2: the controller of the Pharaoh's province gains a token."""
+    state.tokens[seat] += 1
 
 
 EVOLVERS: dict[str, Handler] = {
@@ -66,6 +72,18 @@ EVOLVERS: dict[str, Handler] = {
     "final_sale_committed": finale.apply_committed,
     "final_sale_revealed": finale.apply_revealed,
     "game_scored": finale.apply_scored,
+    # Expanded Pack modules
+    "pharaoh_token_gained": _token,
+    "statue_gold_taken": market.apply_bastet,
+    "tomb_tiles_bought": market.apply_tiles_bought,
+    "tomb_tiles_drawn": apply_tile_draw,
+    "thoth_discarded": market.apply_thoth,
+    "horus_used": market.apply_horus,
+    "afterlife_played": market.apply_afterlife,
+    "glory_played": market.apply_glory,
+    "tomb_tile_placed": tomb.apply_placed,
+    "tomb_tile_discarded": tomb.apply_tile_discarded,
+    "card_discarded": gifts.apply_card_discarded,
 }
 
 

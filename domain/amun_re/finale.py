@@ -4,8 +4,8 @@
 Every seat that has not committed is to act: ``mark_for_sale {card}`` steps (secret), then
 ``final_sale {}``. Events: ``final_sale_started``, ``sale_marked`` and ``final_sale_committed``
 (seen only by their seat; others see ``final_sale_committed`` without data),
-``final_sale_revealed`` and ``game_scored`` (public). Afterlife hook: tomb scoring (R15.3) adds
-to ``game_scored`` after the gold bonus.
+``final_sale_revealed`` and ``game_scored`` (public). Afterlife: tomb scoring (R15.3, 3 VP per
+complete row) after the gold bonus, as ``game_scored.tomb`` (per seat).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.amun_re import actions, data
+from domain.amun_re import actions, data, tomb
 from domain.amun_re.board import discard_card, pay_out
 from domain.amun_re.offering import check_open, mark_actions
 from domain.amun_re.scoring import gold_bonus, ranks
-from domain.amun_re.state import NONE, State
+from domain.amun_re.state import NONE, State, module_on
 from domain.contract import JSON, Event
 
 
@@ -54,20 +54,14 @@ def reveal(state: State) -> list[Event]:
     golds = [state.gold[s] + len(sales[s]) for s in range(state.seats)]
     bonus = gold_bonus(golds)
     vps = [state.vp[s] + bonus[s] for s in range(state.seats)]
+    scored: dict[str, Any] = {"gold": golds, "gold_bonus": bonus}
+    if module_on(state, "afterlife"):  # R15.3, after the gold bonus
+        scored["tomb"] = [tomb.tomb_vp(state.tomb[s]) for s in range(state.seats)]
+        vps = [v + t for v, t in zip(vps, scored["tomb"], strict=True)]
     rank = ranks(state, vps)
-    return [
-        Event("final_sale_revealed", {"sales": sales}),
-        Event(
-            "game_scored",
-            {
-                "gold": golds,
-                "gold_bonus": bonus,
-                "vp": vps,
-                "ranks": rank,
-                "winners": [s for s in range(state.seats) if rank[s] == 1],
-            },
-        ),
-    ]
+    scored.update({"vp": vps, "ranks": rank,
+                   "winners": [s for s in range(state.seats) if rank[s] == 1]})
+    return [Event("final_sale_revealed", {"sales": sales}), Event("game_scored", scored)]
 
 
 def apply_revealed(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -82,6 +76,10 @@ def apply_scored(state: State, d: dict[str, Any], seat: int | None) -> None:
     for s, bonus in enumerate(d["gold_bonus"]):
         state.vp[s] += bonus
     state.final = {"gold": list(d["gold"]), "gold_bonus": list(d["gold_bonus"])}
+    if "tomb" in d:
+        for s, vp in enumerate(d["tomb"]):
+            state.vp[s] += vp
+        state.final["tomb"] = list(d["tomb"])
     state.ranks = list(d["ranks"])
     state.winners = list(d["winners"])
     state.phase = "over"

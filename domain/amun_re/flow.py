@@ -14,7 +14,7 @@ import random
 from domain.amun_re import auction, data, finale, offering, scoring
 from domain.amun_re.evolve import evolve
 from domain.amun_re.rounds import new_start_player, round_started
-from domain.amun_re.state import State
+from domain.amun_re.state import NONE, State
 from domain.contract import Event
 
 
@@ -48,8 +48,16 @@ def system_step(state: State, rng: random.Random) -> list[Event]:
     if phase == "resolution":
         if state.cursor < p:
             return auction.resolve_next(state, rng)
-        # hook: Pharaoh token to the controller of the Pharaoh's province (R16.3.2)
-        return [Event("market_started")]
+        out = []
+        if state.pharaoh != NONE:  # R16.3.2: a token to the controller of its province
+            out.append(Event("pharaoh_token_gained",
+                             {"province": data.PROVINCES[state.pharaoh]},
+                             state.owner[state.pharaoh]))
+        out.append(Event("market_started"))
+        if state.statue_holder[data.BASTET] != NONE:
+            out.append(Event("statue_gold_taken", {"statue": "bastet", "gold": data.BASTET_GOLD},
+                             state.statue_holder[data.BASTET]))  # R10.1
+        return out
     if phase == "market":
         return [Event("offering_started")] if state.cursor >= p else []
     if phase == "offering":

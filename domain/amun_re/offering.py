@@ -6,8 +6,8 @@ Every seat that has not committed is to act. Private steps, secret until the rev
 * ``set_adjustment {sign}`` — an Offering Adjustment card with sign +3 or −3 (R11.2, D-7);
 then exactly one commitment:
 * ``commit_gold {gold}`` with 1 ≤ gold ≤ gold held + cards marked (R11.2, D-8);
-* ``commit_theft {greed}`` — the Theft card (``greed`` is the Promo module's flag, C-8; always
-  false until that module exists).
+* ``commit_theft {greed}`` — the Theft card; ``greed: true`` also commits a Greed card (Promo
+  module, R16.4.2, C-8; +1 gift).
 Events ``sale_marked``, ``adjustment_set`` and ``offering_committed`` are seen only by their seat
 (others see ``offering_committed`` without data); ``offering_revealed`` publishes everything and
 carries the computed total, tile, ranking, gifts and collection order.
@@ -20,7 +20,15 @@ from typing import Any
 
 from domain.amun_re import actions, data
 from domain.amun_re.board import discard_card, pay_out
-from domain.amun_re.state import NONE, THEFT, State, distance
+from domain.amun_re.state import (
+    NONE,
+    THEFT,
+    State,
+    can_extra_place,
+    distance,
+    has_statue,
+    module_on,
+)
 from domain.contract import JSON, Event, IllegalAction
 
 SIGNS = (data.ADJUSTMENT, -data.ADJUSTMENT)
@@ -50,7 +58,14 @@ def legal(state: State, seat: int) -> list[JSON]:
     most = state.gold[seat] + sum(state.marked[seat])
     out += [{"type": "commit_gold", "gold": g} for g in range(data.MIN_GOLD_OFFER, most + 1)]
     out.append({"type": "commit_theft", "greed": False})
+    if can_greed(state, seat):
+        out.append({"type": "commit_theft", "greed": True})
     return out
+
+
+def can_greed(state: State, seat: int) -> bool:
+    """R16.4.2: a Greed card in hand that is not marked for sale (promo_favours)."""
+    return module_on(state, "promo_favours") and unmarked(state, seat, data.GREED) > 0
 
 
 def check_open(state: State, seat: int, phases: tuple[str, ...] = ("offering",)) -> None:
@@ -103,11 +118,12 @@ def decide_gold(state: State, seat: int, action: JSON, rng: random.Random) -> li
 def decide_theft(state: State, seat: int, action: JSON, rng: random.Random) -> list[Event]:
     greed = actions.read(action, greed=bool)["greed"]
     check_open(state, seat)
-    if greed:
-        raise IllegalAction(
-            "Greed belongs to the promo_favours module, which is off", rule="R16.4.2"
-        )
-    return [Event("offering_committed", {"offer": "theft", "gold": 0, "greed": False}, seat)]
+    if greed and not module_on(state, "promo_favours"):
+        raise IllegalAction("Greed belongs to the promo_favours module, which is off",
+                            rule="R16.4.2")
+    if greed and not can_greed(state, seat):
+        raise IllegalAction("you hold no Greed card that is not marked for sale", rule="R16.4.2")
+    return [Event("offering_committed", {"offer": "theft", "gold": 0, "greed": greed}, seat)]
 
 
 def is_last_commit(state: State, seat: int) -> bool:
@@ -126,6 +142,7 @@ def apply_committed(state: State, d: dict[str, Any], seat: int) -> None:
     state.committed[seat] = True
     if state.phase == "offering":
         state.offer[seat] = THEFT if d["offer"] == "theft" else d["gold"]
+        state.greed[seat] = d["greed"]
 
 
 def apply_started(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -136,6 +153,20 @@ def apply_started(state: State, d: dict[str, Any], seat: int | None) -> None:
         state.marked[s] = [0] * len(data.CARDS)
         state.adjust[s] = 0
         state.offer[s] = 0
+        state.greed[s] = False
+
+
+def gift_count(state: State, seat: int, base: int) -> int:
+    """R11.7: base gifts + Set (also a thief) + Pharaoh tokens (not a thief) + Greed."""
+    gifts = base
+    thief = state.offer[seat] == THEFT
+    if has_statue(state, seat, data.SET):
+        gifts += data.SET_GIFTS
+    if not thief and state.tokens:
+        gifts += data.PHARAOH_GIFTS_PER_TOKEN * state.tokens[seat]
+    if thief and state.greed[seat]:
+        gifts += data.GREED_GIFTS
+    return gifts
 
 
 def reveal(state: State) -> Event:
@@ -152,7 +183,7 @@ def reveal(state: State) -> Event:
                 "gold": max(offer, 0),
                 "sales": sales,
                 "adjustment": state.adjust[s],
-                "greed": False,
+                "greed": state.greed[s],
             }
         )
         total += data.THEFT_VALUE if offer == THEFT else offer
@@ -167,7 +198,7 @@ def reveal(state: State) -> Event:
     gifts = [data.GIFTS_THIEF] * state.seats
     for rank, s in enumerate(offerers):
         gifts[s] = (data.GIFTS_RANK_1, data.GIFTS_RANK_2)[rank] if rank < 2 else data.GIFTS_OTHER
-    # hook: Set statue, Pharaoh tokens and Greed add gifts here (R11.7)
+    gifts = [gift_count(state, s, g) for s, g in enumerate(gifts)]  # R11.7 module extras
     return Event(
         "offering_revealed",
         {
@@ -176,10 +207,20 @@ def reveal(state: State) -> Event:
             "tile": data.tile_for(total),
             "ranking": offerers,
             "gifts": gifts,
-            "collection_order": [s for s in offerers + thieves if gifts[s] > 0],
+            "collection_order": [
+                s for s in offerers + thieves if gifts[s] > 0 or extra_after_reveal(state, s)
+            ],
             "start_player": offerers[0] if offerers else state.start,
         },
     )
+
+
+def extra_after_reveal(state: State, seat: int) -> bool:
+    """D-35 / R11.8: with Afterlife a player without a gift still collects when an extra tomb
+    placement is possible with the hand he keeps after the reveal."""
+    kept = sum(state.hands[seat]) - sum(state.marked[seat]) - (1 if state.adjust[seat] else 0)
+    kept -= 1 if state.greed[seat] else 0
+    return can_extra_place(state, seat, kept)
 
 
 def apply_revealed(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -197,9 +238,12 @@ def apply_revealed(state: State, d: dict[str, Any], seat: int | None) -> None:
     for c in d["commitments"]:
         if c["adjustment"]:
             discard_card(state, c["seat"], data.OFFERING_ADJUSTMENT)
+        if c["greed"]:
+            discard_card(state, c["seat"], data.GREED)
     for s in range(state.seats):
         state.marked[s] = [0] * len(data.CARDS)
         state.adjust[s] = 0
+        state.greed[s] = False
     state.tile = d["tile"]
     state.gifts = list(d["gifts"])
     state.gift_order = list(d["collection_order"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.amun_re import data
-from domain.amun_re.state import NONE, THEFT, State, distance
+from domain.amun_re.state import NONE, THEFT, State, distance, module_on
 from domain.contract import Event
 
 
@@ -18,11 +18,18 @@ def new_start_player(state: State) -> int:
 
 
 def round_started(state: State, number: int) -> Event:
-    """R9.1: the top P province cards, in the order drawn."""
+    """R9.1: the top P province cards, in the order drawn; R9.2 statues on the first (and
+    second) of them in the Old Kingdom (``statues``: [{statue, province}])."""
     revealed = state.deck[: state.seats]
-    return Event(
-        "round_started", {"round": number, "revealed": [data.PROVINCES[i] for i in revealed]}
-    )
+    d: dict[str, Any] = {"round": number, "revealed": [data.PROVINCES[i] for i in revealed]}
+    if module_on(state, "statues"):
+        placed = []
+        if number <= data.ROUNDS_PER_KINGDOM:
+            n = data.STATUES_PER_ROUND[state.seats]
+            placed = [{"statue": statue, "province": data.PROVINCES[province]}
+                      for statue, province in zip(state.statue_deck[:n], revealed, strict=False)]
+        d["statues"] = placed
+    return Event("round_started", d)
 
 
 def apply_round_started(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -39,7 +46,11 @@ def apply_round_started(state: State, d: dict[str, Any], seat: int | None) -> No
     state.phase = "auction"
     state.turn = state.start
     state.cursor = 0
-    # hook: statues are placed here in rounds 1-3 (R9.2)
+    state.pharaoh = NONE
+    for placed in d.get("statues", ()):
+        state.statue_deck.remove(placed["statue"])
+        state.statue_at[data.PROVINCE_INDEX[placed["province"]]] = data.STATUE_INDEX[
+            placed["statue"]]
 
 
 def apply_kingdom_changed(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -51,4 +62,6 @@ def apply_kingdom_changed(state: State, d: dict[str, Any], seat: int | None) -> 
         state.farmers[i] = 0
     state.deck = [data.PROVINCE_INDEX[i] for i in d["province_deck"]]
     state.phase = "between"
-    # hook: Statue cards return beside the board, Pharaoh tokens to the reserve (R14.1.5)
+    # R14.1.5: Statue cards return beside the board (statues stay), Pharaoh tokens to the reserve
+    state.statue_holder = [NONE] * len(state.statue_holder)
+    state.tokens = [0] * len(state.tokens)

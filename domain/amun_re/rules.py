@@ -1,4 +1,5 @@
-"""Amun-Re (base game, 3-5 players) on the rules contract (``domain.contract``).
+"""Amun-Re (base game + Expanded Pack modules, 3-5 players) on the rules contract
+(``domain.contract``).
 
 ``RULES`` implements the ``Rules`` protocol, kind ``amun_re``, version ``amun_re-1``. Spec:
 ``amun-re.md`` (§0 Atomic decisions, C-1..C-9, §1-§15, §17); readings chosen are in NOTES.md.
@@ -32,11 +33,24 @@ Harvest (R12.5)             ``play_exceptional_harvest``,   province: id
                             ``end_harvest_turn``            —
 Final sale (all, R15.1)     ``mark_for_sale``               card: id (private)
                             ``final_sale``                  — (secret until reveal)
+Market, Afterlife           ``buy_tomb_tiles``              count: int (before cards, R16.1.2)
+                            ``play_afterlife_draw``         —
+                            ``play_afterlife_place``        tile: id, row: int, col: int
+Market, Statues             ``thoth_discard`` (forced)      card: id (R10.5a, C-4)
+                            ``use_horus``                   province: id (R10.7)
+Market, Promo               ``play_glory``                  vp: 1-3 (R16.4.1)
+Offering, Promo             ``commit_theft``                greed: true (R16.4.2)
+Gift collection, Afterlife  ``place_tomb_tile``             tile: id, row: int, col: int
+                            ``discard_card_for_tomb``       card: id (R16.1.5, 2 per tile)
+                            ``discard_tile_for_tomb``       tile: id
+Harvest, Promo              ``play_popularity``,            province: id
+                            ``play_export``
 =========================== ============================== ===================================
 
 ``decide`` validates (``BadAction`` malformed, ``NotYourTurn``, ``IllegalAction`` with the rule)
 and then appends the system events that follow (``flow.settle``) up to the next decision.
-Expanded Pack modules: see the hooks named in each phase module and NOTES.md.
+Expanded Pack modules (§16): tables with ``afterlife``, ``statues``, ``pharaoh``,
+``promo_favours``; see NOTES.md for the readings chosen.
 """
 
 from __future__ import annotations
@@ -88,6 +102,18 @@ DECIDERS: dict[str, Decider] = {
     "play_fixed_income": harvest.decide_green,
     "end_harvest_turn": harvest.decide_end,
     "final_sale": finale.decide_final_sale,
+    # Expanded Pack modules (§16)
+    "buy_tomb_tiles": market.decide_buy_tiles,
+    "thoth_discard": market.decide_thoth,
+    "use_horus": market.decide_horus,
+    "play_afterlife_draw": market.decide_afterlife_draw,
+    "play_afterlife_place": market.decide_afterlife_place,
+    "play_glory": market.decide_glory,
+    "place_tomb_tile": gifts.decide_place_tile,
+    "discard_card_for_tomb": gifts.decide_discard_card,
+    "discard_tile_for_tomb": gifts.decide_discard_tile,
+    "play_popularity": harvest.decide_green,
+    "play_export": harvest.decide_green,
 }
 ACTION_TYPES = tuple(DECIDERS)
 

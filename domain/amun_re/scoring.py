@@ -3,8 +3,9 @@ R15.4 winner and tie-break).
 
 All items are computed on the state at the start of the scoring, for every player, before any
 Scheme card is discarded (R13.1, R13.7, D-27). Options: ``no_farmer_points`` skips R13.4;
-``classic_bank_majority`` scores R13.6(b) instead of R13.6(a). Module hooks: Isis (temples),
-Sobek (Scheme value), Tribute / Pharaoh's Blessing (``scheme_holds``).
+``classic_bank_majority`` scores R13.6(b) instead of R13.6(a). Statues: the Isis statue is one
+more temple in its province (R13.5), the Sobek holder's Schemes score 4 (R13.7); Tribute and
+Pharaoh's Blessing are Scheme conditions (``scheme_holds``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from domain.amun_re import data
 from domain.amun_re.board import discard_card
-from domain.amun_re.state import State, hand_size
+from domain.amun_re.state import State, hand_size, has_statue
 
 
 def scheme_holds(state: State, seat: int, check: dict[str, Any]) -> bool:
@@ -27,7 +28,17 @@ def scheme_holds(state: State, seat: int, check: dict[str, Any]) -> bool:
     if kind == "all_provinces_in_one_class":
         table = {"bank": data.BANK, "river": data.RIVER, "region": data.REGION}[check["attribute"]]
         return bool(owned) and any(all(table[p] == c for p in owned) for c in check["classes"])
-    return False  # module Schemes (Tribute, Pharaoh's Blessing) never hold while off
+    if kind == "min_statue_cards":  # R16.2.5 Tribute
+        return sum(1 for h in state.statue_holder if h == seat) >= check["min"]
+    if kind == "min_pharaoh_tokens":  # R16.3.3 Pharaoh's Blessing
+        return bool(state.tokens) and state.tokens[seat] >= check["min"]
+    return False
+
+
+def temples(state: State, province: int) -> int:
+    """R13.5: printed temples, +1 where the Isis statue stands (D-3)."""
+    isis = 1 if state.statue_at and state.statue_at[province] == data.ISIS else 0
+    return data.TEMPLES[province] + isis
 
 
 def bank_winners(state: State, bank: str) -> set[int]:
@@ -69,7 +80,7 @@ def score_kingdom(state: State) -> list[dict[str, Any]]:
             "pyramids": data.VP_PER_PYRAMID * sum(pyramids),
             "weakest": data.VP_WEAKEST * min(pyramids, default=0),
             "farmers": 0 if state.options.get("no_farmer_points") else data.VP_PER_FARMER * farmers,
-            "temples": data.TEMPLE_VP.get(state.tile, 0) * sum(data.TEMPLES[p] for p in owned),
+            "temples": data.TEMPLE_VP.get(state.tile, 0) * sum(temples(state, p) for p in owned),
         }
         for b in data.BANKS:
             line[b] = data.VP_BANK_MAJORITY if s in banks[b] else 0
@@ -78,7 +89,8 @@ def score_kingdom(state: State) -> list[dict[str, Any]]:
             for c, check in data.SCHEME_CHECKS
             if state.hands[s][c] and scheme_holds(state, s, check)
         ]
-        line["schemes"] = data.VP_SCHEME * len(schemes)
+        value = data.VP_SCHEME_SOBEK if has_statue(state, s, data.SOBEK) else data.VP_SCHEME
+        line["schemes"] = value * len(schemes)
         line["total"] = sum(v for k, v in line.items() if k != "seat")
         line["schemes_scored"] = schemes
         out.append(line)

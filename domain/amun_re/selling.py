@@ -46,6 +46,14 @@ def decide_sell(state: State, seat: int, action: JSON, rng: random.Random) -> li
             rule=rule,
         )
     check_card_in_hand(state, seat, card, "R7.3")
+    if state.thoth_pending:
+        raise IllegalAction("first discard 1 Favour card for Thoth (no sale meanwhile)",
+                            rule="C-4")
+    if state.tomb_paid == 1 and not (
+            state.hands[seat][card] and sum(state.hands[seat]) - 1 + sum(state.collection[seat])
+            - 1 >= 1):
+        raise IllegalAction("this sale would leave nothing to discard for your extra tomb "
+                            "placement", rule="R16.1.5")
     return [Event("card_sold", {"card": data.CARDS[card], "for_payment": False}, seat)]
 
 

@@ -1,13 +1,14 @@
 """Table options (§2) and setup (§6, R6.1-R6.6).
 
-Options: ``classic_bank_majority`` and ``no_farmer_points`` (bool, default false) and
-``start_player`` (a seat, or ``"random"``, the default: R6.5). The Expanded Pack module flags
-``afterlife``, ``statues``, ``pharaoh`` and ``promo_favours`` exist (so a table can name them) but
-are rejected until they are implemented; ``officials`` is rejected because no rules text exists
-(§2, §16.5).
+Options: ``classic_bank_majority`` and ``no_farmer_points`` (bool, default false),
+``start_player`` (a seat, or ``"random"``, the default: R6.5) and the Expanded Pack modules
+``afterlife``, ``statues``, ``pharaoh`` and ``promo_favours`` (bool, default false, any
+combination, §16); ``officials`` is rejected because no rules text exists (§2, §16.5).
 
 ``setup`` records every setup shuffle in ``game_prepared`` (the Old Kingdom province deck, the
-Favour draw pile, the start player) and then reveals round 1.
+Favour draw pile, the start player, and with the modules on the statue deck ``statue_deck`` and
+the tomb stack ``tomb_stack``, R6.7) and then reveals round 1. The module shuffles come after the
+base ones, so a base game draws the same randomness as before the modules existed.
 """
 
 from __future__ import annotations
@@ -47,12 +48,6 @@ def normalize_options(seats: int, options: JSON) -> JSON:
         value = options.get(key, data.OPTION_DEFAULTS[key])
         if type(value) is not bool:
             raise BadOptions(f"option {key} must be true or false, not {value!r}", rule="§2")
-        if key in data.MODULES and value:
-            raise BadOptions(
-                f"the {key} module of the Expanded Pack is not available yet; "
-                f"available options are classic_bank_majority, no_farmer_points, start_player",
-                rule="§16",
-            )
         out[key] = value
     start = options.get("start_player", "random")
     if start != "random" and (type(start) is not int or not 0 <= start < seats):
@@ -85,9 +80,17 @@ def opening_events(seats: int, options: JSON, rng: random.Random) -> list[Event]
     start = options["start_player"]
     if start == "random":
         start = rng.randrange(seats)
-    return [
-        Event("game_prepared", {"province_deck": deck, "draw_pile": pile, "start_player": start}),
-    ]
+    d: dict[str, Any] = {"province_deck": deck, "draw_pile": pile, "start_player": start}
+    if options.get("statues"):  # R6.7: the statue deck
+        statues = list(data.STATUES)
+        rng.shuffle(statues)
+        d["statue_deck"] = statues
+    if options.get("afterlife"):  # R6.7, R16.1.1: the tomb stack
+        tiles = [t for t, n in zip(data.TOMB_TILES, data.TOMB_COPIES, strict=True)
+                 for _ in range(n)]
+        rng.shuffle(tiles)
+        d["tomb_stack"] = tiles
+    return [Event("game_prepared", d)]
 
 
 def apply_prepared(state: State, d: dict[str, Any], seat: int | None) -> None:
@@ -96,6 +99,8 @@ def apply_prepared(state: State, d: dict[str, Any], seat: int | None) -> None:
     state.province_set = sorted(state.deck)
     state.draw = list(d["draw_pile"])
     state.start = d["start_player"]
+    state.statue_deck = list(d.get("statue_deck", ()))
+    state.tomb_stack = list(d.get("tomb_stack", ()))
     for s in range(state.seats):
         state.gold[s] = data.START_GOLD
         state.ledger["start"] += data.START_GOLD

@@ -49,7 +49,15 @@ from typing import Any
 
 from domain.amun_re import data
 from domain.amun_re.auction import floor_and_block, status
-from domain.amun_re.state import FARMERS_KIND, NONE, THEFT, State, hand_size
+from domain.amun_re.state import (
+    FARMERS_KIND,
+    NONE,
+    THEFT,
+    State,
+    collection_size,
+    hand_size,
+    module_on,
+)
 from domain.contract import JSON, Event
 
 KIND_NAMES = {1: "tomb_tiles", 2: "favour_cards", 3: "farmers", 4: "stones"}
@@ -136,7 +144,75 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
             "draw_pile": list(state.draw),
             "province_deck": [data.PROVINCES[p] for p in state.deck],
         }
+    module_views(state, seat, full, out)
     return out
+
+
+def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]) -> None:
+    """§17 for the Expanded Pack modules; keys appear only when their module is on.
+
+    * statues: ``statues`` = {"on_board": [{"statue", "province"}], "holders": {statue: seat |
+      None}, "deck": count}; players' ``statue_cards``;
+    * pharaoh: ``pharaoh`` = {"province": id | None}; players' ``pharaoh_tokens``;
+    * afterlife: ``tomb_stack`` (count), ``tomb_discard`` (face up, oldest first); players'
+      ``tomb_tiles`` (collection size only) and ``tomb`` (rows base first, tile id or None);
+      ``you.collection`` {tile: count} for the viewer only (faces are secret, R7.9).
+    With ``full`` (game over) the statue deck, tomb stack and every collection are shown too.
+    """
+    players = out["players"]
+    if module_on(state, "statues"):
+        out["statues"] = {
+            "on_board": [{"statue": data.STATUES[st], "province": data.PROVINCES[p]}
+                         for p, st in enumerate(state.statue_at) if st != NONE],
+            "holders": {data.STATUES[i]: none_if(h) for i, h in enumerate(state.statue_holder)},
+            "deck": len(state.statue_deck),
+        }
+        for s, player in enumerate(players):
+            player["statue_cards"] = [data.STATUES[i] for i, h in enumerate(state.statue_holder)
+                                      if h == s]
+    if module_on(state, "pharaoh"):
+        out["pharaoh"] = {"province": None if state.pharaoh == NONE
+                          else data.PROVINCES[state.pharaoh]}
+        for s, player in enumerate(players):
+            player["pharaoh_tokens"] = state.tokens[s]
+    if module_on(state, "afterlife"):
+        out["tomb_stack"] = len(state.tomb_stack)
+        out["tomb_discard"] = list(state.tomb_discard)
+        for s, player in enumerate(players):
+            player["tomb_tiles"] = collection_size(state, s)
+            player["tomb"] = tomb_rows(state.tomb[s])
+            if full:
+                player["collection"] = tiles_dict(state.collection[s])
+        if seat is not None:
+            out["you"]["collection"] = tiles_dict(state.collection[seat])
+        if out["gifts"] is not None:
+            out["gifts"]["tomb_discards_made"] = state.tomb_paid
+    if out["market"] is not None and any(
+            module_on(state, m) for m in ("afterlife", "statues", "promo_favours")):
+        out["market"].update({"ptah_used": state.ptah_used, "glory_played": state.glory_played,
+                              "afterlife_played": state.afterlife_played,
+                              "thoth_discard_due": state.thoth_pending})
+    if out["gifts"] is not None and state.pending:
+        out["gifts"]["to_place"] = {"kind": KIND_NAMES[state.pending_kind],
+                                    "count": state.pending}
+    if full and "secret" in out:
+        if module_on(state, "statues"):
+            out["secret"]["statue_deck"] = list(state.statue_deck)
+        if module_on(state, "afterlife"):
+            out["secret"]["tomb_stack"] = list(state.tomb_stack)
+
+
+def tiles_dict(counts: list[int]) -> dict[str, int]:
+    return {data.TOMB_TILES[t]: n for t, n in enumerate(counts) if n}
+
+
+def tomb_rows(tomb: list[int]) -> list[list[str | None]]:
+    rows: list[list[str | None]] = []
+    k = 0
+    for n in data.TOMB_ROWS:
+        rows.append([None if t == NONE else data.TOMB_TILES[t] for t in tomb[k:k + n]])
+        k += n
+    return rows
 
 
 #: the printed facts of each province (§5.1), shown with its board state
@@ -174,8 +250,12 @@ DECISIONS = {
 
 def decision(state: State) -> str | None:
     """The kind of decision awaited now (public), e.g. ``place_stone`` inside a Market turn."""
-    if state.phase == "market" and state.pending:
+    if state.phase in ("market", "gifts") and state.pending:
         return "place_farmer" if state.pending_kind == FARMERS_KIND else "place_stone"
+    if state.phase == "market" and state.thoth_pending:
+        return "thoth_discard"
+    if state.phase == "gifts" and state.tomb_paid:
+        return "tomb_discard" if state.tomb_paid == 1 else "place_tomb_tile"
     return DECISIONS.get(state.phase)
 
 
@@ -288,6 +368,17 @@ PUBLIC = frozenset(
         "final_sale_started",
         "final_sale_revealed",
         "game_scored",
+        # Expanded Pack modules
+        "pharaoh_token_gained",
+        "statue_gold_taken",
+        "tomb_tiles_bought",
+        "thoth_discarded",
+        "horus_used",
+        "afterlife_played",
+        "glory_played",
+        "tomb_tile_placed",
+        "tomb_tile_discarded",
+        "card_discarded",
     }
 )
 OWN_ONLY = frozenset({"sale_marked", "adjustment_set"})
@@ -314,6 +405,14 @@ def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
         else:
             shown["count"] = len(d["cards"])
         return Event(kind, shown, event.seat)
+    if kind == "tomb_tiles_drawn":  # R16.1.2: faces seen only by the drawer
+        tiles: dict[str, Any] = {"requested": d["requested"], "reason": d["reason"],
+                                 "reshuffled": d["reshuffle"] is not None}
+        if own:
+            tiles["tiles"] = list(d["tiles"])
+        else:
+            tiles["count"] = len(d["tiles"])
+        return Event(kind, tiles, event.seat)
     if kind == "game_prepared":
         return Event(
             kind,
@@ -321,6 +420,7 @@ def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
                 "province_deck": len(d["province_deck"]),
                 "draw_pile": len(d["draw_pile"]),
                 "start_player": d["start_player"],
+                **{k: len(d[k]) for k in ("statue_deck", "tomb_stack") if k in d},
             },
             event.seat,
         )

@@ -40,10 +40,12 @@ def test_w1_setup_sizes_five_players_base():
 
 
 @pytest.mark.parametrize("module", ["afterlife", "statues", "pharaoh", "promo_favours"])
-def test_s2_modules_are_not_available_yet(module):
-    with pytest.raises(BadOptions, match="not available yet"):
-        RULES.normalize_options(4, {module: True})
+def test_s2_modules_are_table_options(module):
+    assert RULES.normalize_options(4, {module: True})[module] is True
     assert RULES.normalize_options(4, {module: False})[module] is False
+    assert RULES.normalize_options(4, {})[module] is False
+    with pytest.raises(BadOptions):
+        RULES.normalize_options(4, {module: 1})
 
 
 def test_s2_officials_variant_is_refused_for_lack_of_rules():
