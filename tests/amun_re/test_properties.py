@@ -31,7 +31,8 @@ from tests.harness import random_game, start
 GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "4"))
 OPTIONS = [{}, {"classic_bank_majority": True}, {"no_farmer_points": True},
            {"classic_bank_majority": True, "no_farmer_points": True}]
-SCORING_EVENTS = {"kingdom_scored", "game_scored"}
+#: events that may change VP: the scorings (§13, §15), Glory (R16.4.1), a VP tomb tile (R16.1.4)
+SCORING_EVENTS = {"kingdom_scored", "game_scored", "glory_played", "tomb_tile_placed"}
 RED_FLAGS = ("bribe", "protection")
 
 
@@ -60,7 +61,8 @@ class Invariants:
             assert d["value"] <= s.gold[e.seat] + hand_size(s, e.seat) - red, "R9.6(6)"
         elif e.type == "province_won":
             assert d["price"] <= s.gold[e.seat], "R9.8 payment"
-        elif e.type in ("favour_cards_bought", "farmers_bought", "stones_bought"):
+        elif e.type in ("favour_cards_bought", "farmers_bought", "stones_bought",
+                        "tomb_tiles_bought"):
             assert d["cost"] == data.cost(d["count"]) <= s.gold[e.seat], "R10.3"
         elif e.type == "offering_revealed":
             for c in d["commitments"]:
