@@ -18,7 +18,6 @@ from domain.amun_re.state import NONE, State, new_state
 from domain.amun_re.tomb import tomb_vp
 from domain.contract import Event, IllegalAction
 from tests.amun_re.scenario import (
-    C,
     P,
     act,
     bid,
