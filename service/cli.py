@@ -22,9 +22,22 @@ def main(argv: list[str] | None = None) -> int:
         "postgresql://user:password@host:port/dbname; also read from DATABASE_URL",
     )
     serve.add_argument("--log-level", default="info")
+    projections = commands.add_parser("projections", help="read models: rebuild, run, status")
+    projections.add_argument("action", choices=["rebuild", "run", "status"])
+    projections.add_argument(
+        "--name",
+        action="append",
+        help="a read model (games, profiles, ratings, stats); repeat for several; default all",
+    )
+    projections.add_argument(
+        "--database-url", default=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    )
     export = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
     export.add_argument("--output", help="write to this file instead of standard output")
     args = parser.parse_args(argv)
+
+    if args.command == "projections":
+        return run_projections(args.action, tuple(args.name or ()), args.database_url)
 
     if args.command == "schema":
         from service.graphql.schema import schema
@@ -48,6 +61,51 @@ def main(argv: list[str] | None = None) -> int:
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
         return 0
     return 2
+
+
+def run_projections(action: str, names: tuple[str, ...], database_url: str) -> int:
+    """``rebuild``: drop and recompute; ``run``: keep them current until interrupted."""
+    import signal
+    import time
+
+    from service.readmodels import ReadModels
+    from service.store import Database, open_store
+
+    models = ReadModels(open_store(database_url), Database(database_url))
+    unknown = [n for n in names if n not in models.projections]
+    if unknown:
+        print(
+            f"unknown read model(s): {', '.join(unknown)}; known: {', '.join(models.projections)}"
+        )
+        return 2
+    try:
+        if action == "rebuild":
+            started = time.monotonic()
+            applied = models.rebuild(names or None)
+            print(
+                f"rebuilt {', '.join(names or tuple(models.projections))}: "
+                f"{applied} events applied in {time.monotonic() - started:.1f}s"
+            )
+        elif action == "status":
+            head = models.store_position()
+            for name, position in models.positions().items():
+                print(f"{name:10s} position {position} of {head} (lag {head - position})")
+        else:
+            stop = False
+
+            def interrupt(*_: object) -> None:
+                nonlocal stop
+                stop = True
+
+            signal.signal(signal.SIGTERM, interrupt)
+            signal.signal(signal.SIGINT, interrupt)
+            print(f"keeping {', '.join(names or tuple(models.projections))} current; Ctrl-C stops")
+            while not stop:
+                if models.catch_up(names or None) == 0:
+                    time.sleep(0.2)
+        return 0
+    finally:
+        models.close()
 
 
 def sdl(schema: object) -> str:

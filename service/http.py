@@ -22,16 +22,29 @@ from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
-from service.catalog import Catalog
+from domain import table as tables
+from service.feed import Feed
 from service.games import Games
 from service.graphql.context import Context
 from service.graphql.errors import public_error
 from service.graphql.schema import schema
 from service.hub import Hub
+from service.readmodels import ReadModels, Worker
 from service.rest import rest_routes
 from service.settings import Settings
 from service.store import Database, open_store
 from service.timeline import Timeline
+
+#: entries that change what the lobby shows
+LOBBY_EVENTS = frozenset(
+    {
+        tables.TABLE_CREATED,
+        tables.SEAT_TAKEN,
+        tables.GAME_STARTED,
+        tables.GAME_FINISHED,
+        tables.GAME_ABANDONED,
+    }
+)
 
 
 class Runtime:
@@ -43,25 +56,42 @@ class Runtime:
         self.store = open_store(settings.database_url)
         self.games = Games(self.store)
         self.timeline = Timeline(self.games)
-        self.catalog = Catalog(self.store, self.database)
+        self.readmodels = ReadModels(self.store, self.database)
+        self.worker = Worker(self.readmodels)
         self.hub = Hub()
         self.games.subscribe(self.hub.notify)
+        self.feed = Feed(self.store, self.database.is_postgres)
+        self.feed.subscribe(self.on_event)
         self.executor = ThreadPoolExecutor(settings.workers, thread_name_prefix="papyrus")
+
+    def on_event(self, game_id: str, version: int, kind: str) -> None:
+        """Any process recorded an event: wake this process's subscribers and read models."""
+        self.hub.notify(game_id, version)
+        self.worker.wake()
+        if kind in LOBBY_EVENTS:
+            self.hub.lobby_changed(game_id)
+
+    def start(self) -> None:
+        self.readmodels.catch_up()
+        self.worker.start()
+        self.feed.start()
 
     def context(self, authorization: str | None = None, request: Any = None) -> Context:
         return Context(
             games=self.games,
             timeline=self.timeline,
             hub=self.hub,
-            catalog=self.catalog,
+            readmodels=self.readmodels,
             executor=self.executor,
             authorization=authorization,
             request=request,
         )
 
     def close(self) -> None:
+        self.feed.stop()
+        self.worker.stop()
         self.executor.shutdown(wait=True, cancel_futures=True)
-        self.catalog.close()
+        self.readmodels.close()
         self.store.close()
 
 
@@ -161,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         runtime = Runtime(settings)
         runtime.hub.bind(asyncio.get_running_loop())
+        await asyncio.get_running_loop().run_in_executor(runtime.executor, runtime.start)
         holder["runtime"] = runtime
         app.state.runtime = runtime
         try:

@@ -14,6 +14,7 @@ class Hub:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+        self._lobby: set[asyncio.Queue[str]] = set()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -28,6 +29,27 @@ class Hub:
     def _wake(self, game_id: str) -> None:
         for waiter in self._waiters.get(game_id, ()):
             waiter.set()
+
+    # -- the lobby: every subscriber gets the ids of the tables that changed ----------------------
+
+    def lobby_changed(self, game_id: str) -> None:
+        """Thread-safe: a table was created, seated, started, finished or abandoned."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._push_lobby, game_id)
+
+    def _push_lobby(self, game_id: str) -> None:
+        for queue in self._lobby:
+            queue.put_nowait(game_id)
+
+    def lobby_queue(self) -> asyncio.Queue[str]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self._lobby.add(queue)
+        return queue
+
+    def release_lobby(self, queue: asyncio.Queue[str]) -> None:
+        self._lobby.discard(queue)
 
     def waiter(self, game_id: str) -> asyncio.Event:
         event = asyncio.Event()

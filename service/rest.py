@@ -185,9 +185,7 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(present_game(game, caller), status_code=201)
 
 
-@endpoint
-async def list_games(request: Request) -> Response:
-    caller = await caller_of(request)
+def listing_filters(request: Request) -> dict[str, Any]:
     q = request.query_params
     kind = q.get("kind")
     if kind is not None and kind.lower() not in KINDS:
@@ -195,22 +193,132 @@ async def list_games(request: Request) -> Response:
     status = q.get("status")
     if status is not None and status.upper() not in STATUSES:
         raise BadInput(f"status must be one of {', '.join(STATUSES)}.")
-    limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50
-    cursor = int_param(q.get("cursor"), "cursor", minimum=0)
+    return {
+        "kind": KINDS[kind.lower()] if kind else None,
+        "status": status.upper() if status else None,
+        "player_id": q.get("player"),
+        "limit": int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50,
+        "before_seq": int_param(q.get("cursor"), "cursor", minimum=0),
+    }
+
+
+async def summary_rows(request: Request, lobby: bool = False) -> tuple[list[Any], str | None]:
+    filters = listing_filters(request)
+    limit = filters["limit"]
+    position = int_param(request.query_params.get("minPosition"), "minPosition")
+    models = runtime(request).readmodels
+    if position is not None:
+        await run(request, models.wait_for, position)
     rows = await run(
-        request,
-        runtime(request).catalog.list,
-        KINDS[kind.lower()] if kind else None,
-        status.upper() if status else None,
-        limit + 1,
-        cursor,
+        request, lambda: models.summaries(**{**filters, "limit": limit + 1}, lobby=lobby)
     )
+    next_cursor = str(rows[limit - 1]["seq"]) if len(rows) > limit else None
+    return rows[:limit], next_cursor
+
+
+@endpoint
+async def list_games(request: Request) -> Response:
+    caller = await caller_of(request)
+    rows, next_cursor = await summary_rows(request)
     items = []
-    for row in rows[:limit]:
+    for row in rows:
         game = await run(request, runtime(request).games.get, row["game_id"])
         items.append(present_game(game, caller))
-    next_cursor = str(rows[limit - 1]["seq"]) if len(rows) > limit else None
     return JSONResponse({"items": items, "nextCursor": next_cursor})
+
+
+def present_summary(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "gameId": row["game_id"],
+        "kind": row["kind"].upper(),
+        "status": row["status"],
+        "options": row["options"],
+        "seats": [
+            {
+                "seat": p["seat"],
+                "playerId": p["player_id"],
+                "name": p["name"],
+                "isBot": bool(p["bot"]),
+            }
+            for p in row["players"]
+        ],
+        "freeSeats": row["free_seats"],
+        "activeSeats": row["active_seats"],
+        "scores": row["scores"],
+        "winners": row["winners"],
+        "version": row["version"],
+        "createdAt": row["created_at"],
+        "lastActivity": row["updated_at"],
+    }
+
+
+@endpoint
+async def list_summaries(request: Request) -> Response:
+    rows, next_cursor = await summary_rows(request)
+    return JSONResponse({"items": [present_summary(r) for r in rows], "nextCursor": next_cursor})
+
+
+@endpoint
+async def lobby(request: Request) -> Response:
+    rows, next_cursor = await summary_rows(request, lobby=True)
+    return JSONResponse({"items": [present_summary(r) for r in rows], "nextCursor": next_cursor})
+
+
+@endpoint
+async def profile(request: Request) -> Response:
+    row = await run(request, runtime(request).readmodels.profile, request.path_params["id"])
+    if row is None:
+        raise NotFound("This player has no finished game yet, or does not exist.")
+    played = row["games_played"]
+    return JSONResponse(
+        {
+            "playerId": row["player_id"],
+            "name": row["name"],
+            "gamesPlayed": played,
+            "gamesWon": row["games_won"],
+            "averageScore": row["total_score"] / played if played else 0.0,
+            "byKind": row["by_kind"],
+            "recentGames": row["recent"],
+        }
+    )
+
+
+@endpoint
+async def leaderboard(request: Request) -> Response:
+    kind = request.path_params["kind"].lower()
+    if kind not in KINDS:
+        raise NotFound('There are leaderboards for "imhotep" and "amun_re".')
+    q = request.query_params
+    limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50
+    offset = int_param(q.get("offset"), "offset") or 0
+    rows = await run(request, runtime(request).readmodels.leaderboard, kind, limit, offset)
+    return JSONResponse(
+        {
+            "items": [
+                {
+                    "rank": offset + n + 1,
+                    **{k: r[k] for k in ("player_id", "name", "rating", "games", "wins", "peak")},
+                }
+                for n, r in enumerate(rows)
+            ]
+        }
+    )
+
+
+@endpoint
+async def statistics(request: Request) -> Response:
+    kind = request.path_params["kind"].lower()
+    if kind not in KINDS:
+        raise NotFound('There are statistics for "imhotep" and "amun_re".')
+    return JSONResponse(await run(request, runtime(request).readmodels.statistics, kind))
+
+
+@endpoint
+async def read_models(request: Request) -> Response:
+    models = runtime(request).readmodels
+    positions = await run(request, models.positions)
+    head = await run(request, models.store_position)
+    return JSONResponse({"storePosition": head, "readModels": positions})
 
 
 @endpoint
@@ -411,6 +519,12 @@ def rest_routes() -> list[Route]:
         Route("/players", register, methods=["POST"]),
         Route("/me", me),
         Route("/games", list_games, methods=["GET"]),
+        Route("/summaries", list_summaries),
+        Route("/lobby", lobby),
+        Route("/players/{id}/profile", profile),
+        Route("/leaderboards/{kind}", leaderboard),
+        Route("/statistics/{kind}", statistics),
+        Route("/read-models", read_models),
         Route("/games", create_game, methods=["POST"]),
         Route("/games/{id}", get_game),
         Route("/games/{id}/seats", join, methods=["POST"]),

@@ -8,10 +8,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from service.catalog import Catalog
 from service.errors import PapyrusError
 from service.games import Caller, Games
 from service.hub import Hub
+from service.readmodels import ReadModels
 from service.timeline import Timeline
 
 T = TypeVar("T")
@@ -22,7 +22,7 @@ class Context:
     games: Games
     timeline: Timeline
     hub: Hub
-    catalog: Catalog
+    readmodels: ReadModels
     executor: Executor
     authorization: str | None = None
     _caller: Caller | None = None

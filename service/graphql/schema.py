@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator
+from typing import Any
 
 import strawberry
 from strawberry.extensions import (
@@ -17,11 +18,25 @@ from strawberry.extensions.query_depth_limiter import create_validator
 from strawberry.scalars import JSON
 
 from domain import table as tables
+from projections import games as summaries
 from service import views
 from service.errors import BadInput
 from service.games import Caller
 from service.graphql.context import Context
 from service.graphql.errors import PublicErrors
+from service.graphql.readtypes import (
+    GameStatistics,
+    GameSummary,
+    GameSummaryConnection,
+    GameSummaryEdge,
+    PlayerProfile,
+    Rating,
+    RatingConnection,
+    RatingEdge,
+    ReadModelPosition,
+    ReadModelStatus,
+    ScoreSource,
+)
 from service.graphql.types import (
     ActResult,
     CreateGameInput,
@@ -80,21 +95,11 @@ class Query:
         status: GameStatus | None = None,
         first: int | None = None,
         after: str | None = None,
+        player: strawberry.ID | None = None,
     ) -> GameConnection:
-        limit = page_size(first)
-        cursor = decode_cursor("game", after)
-        before = int(cursor) if cursor is not None and cursor.isdigit() else None
-        if cursor is not None and before is None:
-            raise BadInput("The cursor is not one this server gave out.")
-        rows = await info.context.run(
-            info.context.catalog.list,
-            kind.value if kind else None,
-            status.value if status else None,
-            limit + 1,
-            before,
-        )
+        rows, has_next = await summary_page(info, kind, status, player, False, first, after)
         edges = []
-        for row in rows[:limit]:
+        for row in rows:
             found = await info.context.run(info.context.games.get, row["game_id"])
             edges.append(
                 GameEdge(cursor=encode_cursor("game", row["seq"]), node=game_of(info, found))
@@ -103,10 +108,115 @@ class Query:
             edges=edges,
             nodes=[e.node for e in edges],
             page_info=PageInfo(
-                has_next_page=len(rows) > limit,
-                end_cursor=edges[-1].cursor if edges else after,
+                has_next_page=has_next, end_cursor=edges[-1].cursor if edges else after
             ),
         )
+
+    @strawberry.field(
+        description="Game summaries from the read model (public facts only), newest first; "
+        "`player` finds the games a player sat at."
+    )
+    async def game_summaries(
+        self,
+        info: Info,
+        kind: GameKind | None = None,
+        status: GameStatus | None = None,
+        player: strawberry.ID | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        min_position: int | None = None,
+    ) -> GameSummaryConnection:
+        await wait_for(info, min_position)
+        rows, has_next = await summary_page(info, kind, status, player, False, first, after)
+        return summary_connection(rows, has_next, after)
+
+    @strawberry.field(description="Open tables with free seats, newest first.")
+    async def lobby(
+        self,
+        info: Info,
+        kind: GameKind | None = None,
+        options: JSON | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        min_position: int | None = None,
+    ) -> GameSummaryConnection:
+        await wait_for(info, min_position)
+        if options is not None and not isinstance(options, dict):
+            raise BadInput("options must be a JSON object of the options to match.")
+        limit = page_size(first)
+        cursor = decode_cursor("game", after)
+        before = int(cursor) if cursor is not None and cursor.isdigit() else None
+        rows: list[dict[str, Any]] = []
+        while len(rows) <= limit:  # options are matched here: fetch until the page is full
+            batch = await info.context.run(
+                lambda b=before: info.context.readmodels.summaries(
+                    kind=kind.value if kind else None, lobby=True, limit=200, before_seq=b
+                )
+            )
+            rows += [r for r in batch if summaries.matches_options(r, options)]
+            if len(batch) < 200:
+                break
+            before = batch[-1]["seq"]
+        return summary_connection(rows[:limit], len(rows) > limit, after)
+
+    @strawberry.field(description="A player's profile: games played and won, average score.")
+    async def player(self, info: Info, id: strawberry.ID) -> PlayerProfile | None:
+        row = await info.context.run(info.context.readmodels.profile, str(id))
+        return PlayerProfile.of(row) if row else None
+
+    @strawberry.field(description="Ratings (multi-player Elo) of one game, best first.")
+    async def leaderboard(
+        self, info: Info, kind: GameKind, first: int | None = None, after: str | None = None
+    ) -> RatingConnection:
+        limit = page_size(first)
+        cursor = decode_cursor("rank", after)
+        offset = int(cursor) if cursor is not None and cursor.isdigit() else 0
+        rows = await info.context.run(
+            info.context.readmodels.leaderboard, kind.value, limit + 1, offset
+        )
+        nodes = [
+            Rating(
+                rank=offset + n + 1,
+                player_id=strawberry.ID(r["player_id"]),
+                name=r["name"],
+                rating=round(r["rating"], 2),
+                games=r["games"],
+                wins=r["wins"],
+                peak=round(r["peak"], 2),
+            )
+            for n, r in enumerate(rows[:limit])
+        ]
+        edges = [RatingEdge(cursor=encode_cursor("rank", r.rank), node=r) for r in nodes]
+        return RatingConnection(
+            edges=edges,
+            nodes=nodes,
+            page_info=PageInfo(
+                has_next_page=len(rows) > limit, end_cursor=edges[-1].cursor if edges else after
+            ),
+        )
+
+    @strawberry.field(description="Points by scoring source over the finished games of a kind.")
+    async def statistics(self, info: Info, kind: GameKind) -> GameStatistics:
+        found = await info.context.run(info.context.readmodels.statistics, kind.value)
+        return GameStatistics(
+            kind=kind,
+            games=found["games"],
+            sources=[ScoreSource(**s) for s in found["sources"]],
+        )
+
+    @strawberry.field(description="How far each read model has applied the event store.")
+    async def read_models(self, info: Info) -> ReadModelStatus:
+        models = info.context.readmodels
+
+        def status() -> ReadModelStatus:
+            return ReadModelStatus(
+                store_position=models.store_position(),
+                read_models=[
+                    ReadModelPosition(name=n, position=p) for n, p in models.positions().items()
+                ],
+            )
+
+        return await info.context.run(status)
 
     @strawberry.field(
         description="Recompute the hash chain, check the seed against its commitment and replay "
@@ -274,8 +384,74 @@ class Subscription:
         finally:
             context.hub.release(key, waiter)
 
+    @strawberry.subscription(
+        description="Tables as they are created, seated, started, finished or abandoned "
+        "(the summary after the change; a table left the lobby when it is no longer OPEN)."
+    )
+    async def lobby_changed(
+        self, info: Info, kind: GameKind | None = None
+    ) -> AsyncGenerator[GameSummary, None]:
+        context = info.context
+        queue = context.hub.lobby_queue()
+        try:
+            while True:
+                game_id = await queue.get()
+                row = await context.run(context.readmodels.summary, game_id)
+                if row is not None and (kind is None or row["kind"] == kind.value):
+                    yield GameSummary.of(row)
+        finally:
+            context.hub.release_lobby(queue)
+
 
 DEPTH_RULE = create_validator(MAX_DEPTH, None, None)
+
+
+async def wait_for(info: Info, position: int | None) -> None:
+    """Read your writes: wait (5 s at most) until the read models have applied ``position``."""
+    if position is not None:
+        await info.context.run(info.context.readmodels.wait_for, position)
+
+
+async def summary_page(
+    info: Info,
+    kind: GameKind | None,
+    status: GameStatus | None,
+    player: strawberry.ID | None,
+    lobby: bool,
+    first: int | None,
+    after: str | None,
+) -> tuple[list[dict[str, Any]], bool]:
+    limit = page_size(first)
+    cursor = decode_cursor("game", after)
+    before = int(cursor) if cursor is not None and cursor.isdigit() else None
+    if cursor is not None and before is None:
+        raise BadInput("The cursor is not one this server gave out.")
+    rows = await info.context.run(
+        lambda: info.context.readmodels.summaries(
+            kind=kind.value if kind else None,
+            status=status.value if status else None,
+            player_id=str(player) if player else None,
+            lobby=lobby,
+            limit=limit + 1,
+            before_seq=before,
+        )
+    )
+    return rows[:limit], len(rows) > limit
+
+
+def summary_connection(
+    rows: list[dict[str, Any]], has_next: bool, after: str | None
+) -> GameSummaryConnection:
+    edges = [
+        GameSummaryEdge(cursor=encode_cursor("game", str(r["seq"])), node=GameSummary.of(r))
+        for r in rows
+    ]
+    return GameSummaryConnection(
+        edges=edges,
+        nodes=[e.node for e in edges],
+        page_info=PageInfo(has_next_page=has_next, end_cursor=edges[-1].cursor if edges else after),
+    )
+
 
 schema = strawberry.Schema(
     query=Query,

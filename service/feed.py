@@ -1,0 +1,91 @@
+"""Follows the store's notification log and tells this process about every new game event,
+whichever process recorded it (issue #7, live updates on one process or many).
+
+On PostgreSQL it uses the library's subscription (LISTEN/NOTIFY, one per process); on SQLite it
+polls the notification log. Listeners get ``(game_id, version, type)``; they must be quick
+(they only wake subscribers and the read-model worker, who then read the store themselves).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.projection import ApplicationSubscription
+
+from service.store import Store
+
+log = logging.getLogger("papyrus.feed")
+TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")
+Listener = Callable[[str, int, str], None]
+
+
+class Feed:
+    def __init__(self, store: Store, postgres: bool, poll_seconds: float = 0.05) -> None:
+        self.store = store
+        self.postgres = postgres
+        self.poll_seconds = poll_seconds
+        self.listeners: list[Listener] = []
+        self._stop = threading.Event()
+        self._subscription: Any = None
+        self._thread = threading.Thread(target=self._run, name="papyrus-feed", daemon=True)
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def start(self) -> None:
+        self._position = int(self.store.recorder.max_notification_id() or 0)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._subscription is not None:
+            with contextlib.suppress(Exception):
+                self._subscription.stop()
+        self._thread.join(timeout=10)
+
+    def _dispatch(self, game_id: str, version: int, kind: str) -> None:
+        for listener in self.listeners:
+            try:
+                listener(game_id, version, kind)
+            except Exception:  # one listener's bug must not stop the feed for the others
+                log.exception("feed listener failed")
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self.postgres:
+                    self._follow_subscription()
+                else:
+                    self._poll()
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.exception("event feed failed; resuming from %d", self._position)
+                self._stop.wait(1.0)
+
+    def _follow_subscription(self) -> None:
+        with ApplicationSubscription(self.store, gt=self._position, topics=TOPICS) as events:
+            self._subscription = events
+            for stored, tracking in events:
+                event: Any = stored
+                self._position = tracking.notification_id
+                self._dispatch(str(event.originator_id), event.originator_version, event.type)
+                if self._stop.is_set():
+                    return
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            notes = self.store.recorder.select_notifications(self._position + 1, 500, topics=TOPICS)
+            for note in notes:
+                event: Any = self.store.mapper.to_domain_event(note)
+                self._position = note.id
+                self._dispatch(
+                    str(uuid.UUID(str(note.originator_id))), event.originator_version, event.type
+                )
+            if not notes:
+                self._stop.wait(self.poll_seconds)
