@@ -26,6 +26,9 @@ GOLDENS: dict[str, tuple[int, dict[str, Any], int]] = {
     "amun_re_3p": (3, {"start_player": 0}, 1),
     "amun_re_4p_classic_no_farmer_points": (
         4, {"classic_bank_majority": True, "no_farmer_points": True}, 2),
+    "amun_re_4p_all_modules": (
+        4, {"afterlife": True, "statues": True, "pharaoh": True, "promo_favours": True,
+            "start_player": 1}, 3),
 }
 
 
