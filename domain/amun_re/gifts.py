@@ -35,7 +35,7 @@ from domain.amun_re.state import (
     hand_size,
     module_on,
 )
-from domain.contract import JSON, Event, IllegalAction
+from domain.contract import JSON, BadAction, Event, IllegalAction
 
 
 def legal(state: State, seat: int) -> list[JSON]:
@@ -164,7 +164,7 @@ def decide_discard_tile(state: State, seat: int, action: JSON,
     name = actions.read(action, tile=str)["tile"]
     tile = data.TOMB_INDEX.get(name)
     if tile is None:
-        raise IllegalAction(f"unknown Tomb tile {name!r}", rule="R16.1.5")
+        raise BadAction(f"unknown Tomb tile {name!r}; tiles are {', '.join(data.TOMB_TILES)}")
     check_discard(state, seat)
     if not state.collection[seat][tile]:
         raise IllegalAction(f"you have no {name} tile in your collection", rule="R16.1.5")

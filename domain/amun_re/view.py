@@ -8,7 +8,8 @@ allow-lists: every key below is named on purpose, nothing is copied from the sta
               | "final_sale" | "over",
      "start_player": seat, "to_act": [seats that must decide now],
      "decision": None | "bid" | "sell_for_payment" | "market_turn" | "place_farmer"
-                 | "place_stone" | "commit" | "gift_collection" | "harvest_turn" | "final_sale",
+                 | "place_stone" | "thoth_discard" | "commit" | "gift_collection"
+                 | "tomb_discard" | "place_tomb_tile" | "harvest_turn" | "final_sale",
      "options": {"classic_bank_majority", "no_farmer_points", module flags},
      "bid_track": [0, 1, 3, …, 36],
      "offering_tile": None | {"tile", "gold_per_farmer", "camel", "temple_vp"},
@@ -19,11 +20,14 @@ allow-lists: every key below is named on purpose, nothing is copied from the sta
      "auction": None | {"cards": [{"province", "standing", "protected", "blocked",
                                    "scribes": [{"seat", "value", "standing"}]}],
                         "status": ["new" | "standing" | "outbid" per seat], "turn"},
-     "market": None | {"turn", "last_purchase": None | "favour_cards" | "farmers" | "stones",
-                       "cards_bought", "to_place": None | {"kind", "count"}},
+     "market": None | {"turn", "last_purchase": None | "tomb_tiles" | "favour_cards"
+                       | "farmers" | "stones", "cards_bought", "to_place": None | {"kind", "count"},
+                       + with afterlife/statues/promo: "ptah_used", "glory_played",
+                       "afterlife_played", "thoth_discard_due"},
      "offering": None | {"committed": [bool per seat]}          (who has committed, R11.1),
      "last_offering": None | [{"seat", "offer": "gold" | "theft", "gold"}] (after the reveal),
-     "gifts": None | {"order", "turn", "gifts_left", "gifts": [per seat]},
+     "gifts": None | {"order", "turn", "gifts_left", "gifts": [per seat],
+                      + with afterlife: "tomb_discards_made", "to_place" (while placing)},
      "harvest": None | {"turn", "green": [{"province", "card"}]},
      "final_sale": None | {"committed": [bool per seat]},
      "players": [{"seat", "vp", "cards", "provinces", "scribes_free", "theft_card": True,
@@ -34,12 +38,17 @@ allow-lists: every key below is named on purpose, nothing is copied from the sta
      "discard_pile": [card ids, oldest first] (face up, R7.9), "draw_pile": count,
      "province_deck": count, "last_scoring": None | breakdown of R13.8,
      "final": None | {"gold", "gold_bonus"}, "winners", "ranks",
-     "secret": only with full=True: {"draw_pile": [...], "province_deck": [...]}}
+     "secret": only with full=True: {"draw_pile": [...], "province_deck": [...],
+                                     "statue_deck", "tomb_stack" (modules)},
+     module keys, only when the module is on (see ``module_views``): "statues", "pharaoh",
+     "tomb_stack", "tomb_discard"; players' "statue_cards", "pharaoh_tokens", "tomb_tiles"
+     (count), "tomb"; "you"'s "collection" (faces, R7.9)}
 
 ``view_event`` shows public events as they are; ``sale_marked`` and ``adjustment_set`` only to
 their seat (``None`` to others); ``offering_committed`` and ``final_sale_committed`` to others
 without data ("seat X committed"); ``favour_cards_drawn`` with the card faces only to the drawer
-(others see the count); shuffled orders (``game_prepared``, ``kingdom_changed``, a reshuffle)
+(others see the count), and the same for ``tomb_tiles_drawn`` (tile faces, R16.1.2); shuffled
+orders (``game_prepared`` incl. the statue deck and tomb stack, ``kingdom_changed``, a reshuffle)
 only as sizes. ``full=True`` (game over) shows every event unchanged.
 """
 

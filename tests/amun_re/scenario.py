@@ -42,8 +42,9 @@ def set_gold(state: State, seat: int, gold: int) -> None:
     state.gold[seat] = gold
 
 
-def give_province(state: State, seat: int, province: str, farmers: int = 0, stones: int = 0,
-                  pyramids: int = 0) -> None:
+def give_province(
+    state: State, seat: int, province: str, farmers: int = 0, stones: int = 0, pyramids: int = 0
+) -> None:
     p = P[province]
     if state.owner[p] != NONE:
         state.owned[state.owner[p]].remove(p)
@@ -66,8 +67,9 @@ def reveal(state: State, *provinces: str, round_number: int = 1) -> State:
     for province in provinces:
         if P[province] in state.deck:
             state.deck.remove(P[province])
-    return evolve(state, Event("round_started",
-                               {"round": round_number, "revealed": list(provinces)}))
+    return evolve(
+        state, Event("round_started", {"round": round_number, "revealed": list(provinces)})
+    )
 
 
 def enter(state: State, event_type: str, **event_data: Any) -> State:
@@ -85,8 +87,13 @@ def settle(state: State) -> tuple[list[Step], State]:
 
 
 def bid(province: str, value: int, bribe: bool = False, protection: bool = False) -> JSON:
-    return {"type": "bid", "province": province, "value": value, "bribe": bribe,
-            "protection": protection}
+    return {
+        "type": "bid",
+        "province": province,
+        "value": value,
+        "bribe": bribe,
+        "protection": protection,
+    }
 
 
 def types(steps: list[Step]) -> list[str]:

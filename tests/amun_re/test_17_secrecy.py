@@ -27,8 +27,11 @@ def advance_to_offering(seats: int, seed: int) -> tuple[list[Event], State]:
     rng = random.Random(seed)
     options = RULES.normalize_options(seats, {})
     events, state = start(RULES, seats, options, seed)
-    while not (state.phase == "offering" and sum(not c for c in state.committed) >= 2
-               and any(sum(state.hands[s]) for s in RULES.active_seats(state))):
+    while not (
+        state.phase == "offering"
+        and sum(not c for c in state.committed) >= 2
+        and any(sum(state.hands[s]) for s in RULES.active_seats(state))
+    ):
         seat = rng.choice(RULES.active_seats(state))
         steps, state = play(RULES, state, seat, rng.choice(RULES.legal_actions(state, seat)), rng)
         events += [s.event for s in steps]
@@ -85,8 +88,9 @@ def test_r11_1_a_seat_sees_its_own_private_steps():
     assert RULES.view_event(event, None) is None
     assert RULES.view_event(event, None, full=True) == event
     assert RULES.view(state, seat)["you"]["marked_for_sale"] == {mark["card"]: 1}
-    steps, state = play(RULES, state, seat, {"type": "commit_theft", "greed": False},
-                        random.Random(0))
+    steps, state = play(
+        RULES, state, seat, {"type": "commit_theft", "greed": False}, random.Random(0)
+    )
     committed = steps[0].event
     assert RULES.view_event(committed, (seat + 1) % 4) == Event("offering_committed", {}, seat)
     assert RULES.view(state, (seat + 1) % 4)["offering"]["committed"][seat] is True
@@ -116,7 +120,7 @@ def with_other_secrets(state: State, seat: int, rng: random.Random) -> State:
     other.hands[seat] = [0] * len(data.CARDS)
     for card in pool[: len(hand)]:
         other.hands[seat][data.CARD_INDEX[card]] += 1
-    other.draw = pool[len(hand):]
+    other.draw = pool[len(hand) :]
     rng.shuffle(other.deck)
     return other
 
@@ -136,8 +140,11 @@ def test_r7_9_another_seats_secrets_do_not_change_a_view(seats, seed):
 
 
 def test_r7_9_drawn_cards_are_seen_only_by_the_drawer():
-    event = Event("favour_cards_drawn", {"cards": ["bribe"], "requested": 1, "reason": "gift",
-                                         "reshuffle": ["architect", "bribe"]}, 2)
+    event = Event(
+        "favour_cards_drawn",
+        {"cards": ["bribe"], "requested": 1, "reason": "gift", "reshuffle": ["architect", "bribe"]},
+        2,
+    )
     own = RULES.view_event(event, 2)
     other = RULES.view_event(event, 0)
     assert own is not None and other is not None
@@ -149,7 +156,10 @@ def test_r6_2_setup_orders_are_hidden_from_everybody():
     events = RULES.setup(3, RULES.normalize_options(3, {}), random.Random(5))
     shown = RULES.view_event(events[0], 0)
     assert shown is not None and shown.data == {
-        "province_deck": 9, "draw_pile": 36, "start_player": events[0].data["start_player"]}
+        "province_deck": 9,
+        "draw_pile": 36,
+        "start_player": events[0].data["start_player"],
+    }
     assert RULES.view_event(Event("something_new", {"x": 1}), 0) is None
 
 
@@ -182,8 +192,9 @@ def test_r15_1_the_final_sale_stays_secret_until_executed():
         state = final_sale_table()
         log = []
         for card in choice:
-            steps, state = play(RULES, state, 0, {"type": "mark_for_sale", "card": card},
-                                random.Random(0))
+            steps, state = play(
+                RULES, state, 0, {"type": "mark_for_sale", "card": card}, random.Random(0)
+            )
             log += [s.event for s in steps]
         if RULES.active_seats(state)[:1] == [0]:
             steps, state = play(RULES, state, 0, {"type": "final_sale"}, random.Random(0))

@@ -51,7 +51,7 @@ def other_faces(state: State, seat: int, rng: random.Random) -> State:
     other.collection[seat] = [0] * len(data.TOMB_TILES)
     for tile in pool[: len(held)]:
         other.collection[seat][data.TOMB_INDEX[tile]] += 1
-    other.tomb_stack = pool[len(held):]
+    other.tomb_stack = pool[len(held) :]
     return other
 
 
@@ -78,7 +78,8 @@ def test_r16_1_2_collection_faces_are_secret_on_every_read_path(seats, seed):
         for viewer in [None, *(s for s in range(seats) if s != secret)]:
             assert RULES.view(changed, viewer) == RULES.view(state, viewer)
             assert [RULES.view_event(e, viewer) for e in log] == [
-                RULES.view_event(e, viewer) for e in events]
+                RULES.view_event(e, viewer) for e in events
+            ]
             if viewer is not None:
                 assert RULES.legal_actions(changed, viewer) == RULES.legal_actions(state, viewer)
         assert RULES.view(changed, secret) != RULES.view(state, secret)
@@ -87,15 +88,22 @@ def test_r16_1_2_collection_faces_are_secret_on_every_read_path(seats, seed):
 
 
 def test_r16_1_2_a_tile_draw_is_seen_only_by_the_drawer():
-    event = Event("tomb_tiles_drawn", {"tiles": ["vp", "gold"], "requested": 2,
-                                       "reason": "purchase", "reshuffle": None}, 1)
+    event = Event(
+        "tomb_tiles_drawn",
+        {"tiles": ["vp", "gold"], "requested": 2, "reason": "purchase", "reshuffle": None},
+        1,
+    )
     assert RULES.view_event(event, 1) == Event(
-        "tomb_tiles_drawn", {"tiles": ["vp", "gold"], "requested": 2, "reason": "purchase",
-                             "reshuffled": False}, 1)
+        "tomb_tiles_drawn",
+        {"tiles": ["vp", "gold"], "requested": 2, "reason": "purchase", "reshuffled": False},
+        1,
+    )
     for viewer in (None, 0, 2):
         assert RULES.view_event(event, viewer) == Event(
-            "tomb_tiles_drawn", {"count": 2, "requested": 2, "reason": "purchase",
-                                 "reshuffled": False}, 1)
+            "tomb_tiles_drawn",
+            {"count": 2, "requested": 2, "reason": "purchase", "reshuffled": False},
+            1,
+        )
     assert RULES.view_event(event, 0, full=True) == event
 
 

@@ -53,8 +53,10 @@ def test_s2_officials_variant_is_refused_for_lack_of_rules():
         RULES.normalize_options(4, {"officials": True})
 
 
-@pytest.mark.parametrize("options", [{"nope": True}, {"no_farmer_points": 1},
-                                     {"start_player": 3}, {"start_player": "first"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"nope": True}, {"no_farmer_points": 1}, {"start_player": 3}, {"start_player": "first"}],
+)
 def test_s2_bad_options_name_the_valid_ones(options):
     with pytest.raises(BadOptions) as refused:
         RULES.normalize_options(3, options)
@@ -69,8 +71,13 @@ def test_r6_1_three_to_five_players(seats):
 
 def test_s2_defaults_are_complete():
     assert RULES.normalize_options(3, {}) == {
-        "classic_bank_majority": False, "no_farmer_points": False, "afterlife": False,
-        "statues": False, "pharaoh": False, "promo_favours": False, "start_player": "random",
+        "classic_bank_majority": False,
+        "no_farmer_points": False,
+        "afterlife": False,
+        "statues": False,
+        "pharaoh": False,
+        "promo_favours": False,
+        "start_player": "random",
     }
 
 
@@ -124,8 +131,7 @@ def test_w3_farmers_after_stones_are_illegal():
 
 def test_w4_card_limit_is_the_highest_single_province():
     state = market_for(0, ("memphis", 0, 0, 0), ("amarna", 0, 0, 0), ("avaris", 0, 0, 0))
-    counts = [a["count"] for a in RULES.legal_actions(state, 0)
-              if a["type"] == "buy_favour_cards"]
+    counts = [a["count"] for a in RULES.legal_actions(state, 0) if a["type"] == "buy_favour_cards"]
     assert counts == [1, 2, 3]
     with pytest.raises(IllegalAction) as refused:
         RULES.decide(state, 0, {"type": "buy_favour_cards", "count": 4}, random.Random(0))
@@ -143,8 +149,9 @@ def test_w5_farmer_limit_is_the_empty_fields_and_extra_farmer_ignores_it():
     counts = [a["count"] for a in RULES.legal_actions(state, 0) if a["type"] == "buy_farmers"]
     assert counts == [1, 2]
     act(state, 0, {"type": "buy_farmers", "count": 2})
-    assert {a["province"] for a in RULES.legal_actions(state, 0)
-            if a["type"] == "place_farmer"} == {"sais"}
+    assert {
+        a["province"] for a in RULES.legal_actions(state, 0) if a["type"] == "place_farmer"
+    } == {"sais"}
     act(state, 0, {"type": "place_farmer", "province": "sais"})
     _, state = act(state, 0, {"type": "place_farmer", "province": "sais"})
     assert state.gold[0] == 40 - 3 and state.farmers[P["sais"]] == 5

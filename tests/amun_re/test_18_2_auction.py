@@ -34,9 +34,13 @@ def w7_table():
 
 
 def bids_on(state, seat, province, **flags):
-    return [a["value"] for a in RULES.legal_actions(state, seat)
-            if a["type"] == "bid" and a["province"] == province
-            and all(a[k] == v for k, v in flags.items())]
+    return [
+        a["value"]
+        for a in RULES.legal_actions(state, seat)
+        if a["type"] == "bid"
+        and a["province"] == province
+        and all(a[k] == v for k, v in flags.items())
+    ]
 
 
 def test_w7_a_complete_four_player_auction():
@@ -55,7 +59,11 @@ def test_w7_a_complete_four_player_auction():
     assert types(steps)[:2] == ["bid_placed", "bidding_ended"]
     won = [s.event for s in steps if s.event.type == "province_won"]
     assert [(e.seat, e.data["province"], e.data["price"]) for e in won] == [
-        (RED, "memphis", 0), (BLACK, "tanis", 0), (BLUE, "sawu", 3), (WHITE, "abydos", 10)]
+        (RED, "memphis", 0),
+        (BLACK, "tanis", 0),
+        (BLUE, "sawu", 3),
+        (WHITE, "abydos", 10),
+    ]
     assert state.gold == [20, 21, 17, 11]
     assert state.stones[P["memphis"]] == 2 and state.stones[P["sawu"]] == 1
     assert state.stones[P["abydos"]] == 1
@@ -186,8 +194,9 @@ def test_r9_5_not_your_turn_and_malformed_bids():
     with pytest.raises(NotYourTurn):
         RULES.decide(state, BLACK, bid("abydos", 3), random.Random(0))
     with pytest.raises(BadAction):
-        RULES.decide(state, RED, {"type": "bid", "province": "abydos", "value": 3},
-                     random.Random(0))
+        RULES.decide(
+            state, RED, {"type": "bid", "province": "abydos", "value": 3}, random.Random(0)
+        )
     with pytest.raises(BadAction):
         RULES.decide(state, RED, bid("atlantis", 3), random.Random(0))
     with pytest.raises(IllegalAction) as refused:
@@ -205,5 +214,7 @@ def test_r9_3_statuses_in_the_view():
     auction = RULES.view(state, None)["auction"]
     assert auction["status"] == ["outbid", "standing", "new", "new"]
     assert auction["cards"][0]["scribes"] == [
-        {"seat": RED, "value": 3, "standing": False}, {"seat": BLACK, "value": 6, "standing": True}]
+        {"seat": RED, "value": 3, "standing": False},
+        {"seat": BLACK, "value": 6, "standing": True},
+    ]
     assert state.bid_on[BLUE] == NONE and data.BID_TRACK[0] == 0

@@ -32,8 +32,11 @@ def offering_table(seats: int, start: int):
 
 
 def commit(state, seat, offer):
-    action = ({"type": "commit_theft", "greed": False} if offer == "theft"
-              else {"type": "commit_gold", "gold": offer})
+    action = (
+        {"type": "commit_theft", "greed": False}
+        if offer == "theft"
+        else {"type": "commit_gold", "gold": offer}
+    )
     return act(state, seat, action)
 
 
@@ -95,7 +98,8 @@ def test_w16_the_adjustment_changes_the_total_not_the_personal_offer():
         assert (data["total"], data["tile"]) == (total, tile)
         assert data["gifts"] == [2, 0, 3, 1] and data["start_player"] == c
         assert state.hands[a] == [0] * len(state.hands[a]) and state.discard[-1] == (
-            "offering_adjustment")
+            "offering_adjustment"
+        )
 
 
 def test_w17_four_thieves():
@@ -150,8 +154,9 @@ def test_r11_2_cards_under_the_adjustment_cannot_also_be_sold():
     act(state, 0, {"type": "set_adjustment", "sign": -3})
     assert not [a for a in RULES.legal_actions(state, 0) if a["type"] == "mark_for_sale"]
     with pytest.raises(IllegalAction):
-        RULES.decide(state, 0, {"type": "mark_for_sale", "card": "offering_adjustment"},
-                     random.Random(0))
+        RULES.decide(
+            state, 0, {"type": "mark_for_sale", "card": "offering_adjustment"}, random.Random(0)
+        )
 
 
 def test_r11_1_a_commitment_is_final_and_sell_is_not_an_offering_action():

@@ -47,8 +47,7 @@ def test_w22_green_cards():
     assert total(state) == 36
     assert {"type": "play_fixed_income", "province": "kharga"} not in RULES.legal_actions(state, 0)
     with pytest.raises(IllegalAction) as refused:
-        RULES.decide(state, 0, {"type": "play_fixed_income", "province": "sais"},
-                     random.Random(0))
+        RULES.decide(state, 0, {"type": "play_fixed_income", "province": "sais"}, random.Random(0))
     assert refused.value.rule == "R12.2"
     steps, state = act(state, 0, {"type": "end_harvest_turn"})
     assert steps[0].event.data["income"] == 36

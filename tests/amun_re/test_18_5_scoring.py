@@ -38,12 +38,33 @@ def test_w25_full_scoring_default_options():
     state = w25()
     lines = score_kingdom(state)
     x, y, z = lines
-    assert [x["pyramids"], x["weakest"], x["farmers"], x["temples"], x["west"], x["east"],
-            x["schemes"]] == [4, 3, 10, 3, 5, 0, 6]
-    assert [y["pyramids"], y["weakest"], y["farmers"], y["temples"], y["west"], y["east"],
-            y["schemes"]] == [4, 0, 7, 6, 0, 0, 0]
-    assert [z["pyramids"], z["weakest"], z["farmers"], z["temples"], z["west"], z["east"],
-            z["schemes"]] == [3, 0, 6, 0, 0, 5, 0]
+    assert [
+        x["pyramids"],
+        x["weakest"],
+        x["farmers"],
+        x["temples"],
+        x["west"],
+        x["east"],
+        x["schemes"],
+    ] == [4, 3, 10, 3, 5, 0, 6]
+    assert [
+        y["pyramids"],
+        y["weakest"],
+        y["farmers"],
+        y["temples"],
+        y["west"],
+        y["east"],
+        y["schemes"],
+    ] == [4, 0, 7, 6, 0, 0, 0]
+    assert [
+        z["pyramids"],
+        z["weakest"],
+        z["farmers"],
+        z["temples"],
+        z["west"],
+        z["east"],
+        z["schemes"],
+    ] == [3, 0, 6, 0, 0, 5, 0]
     assert [line["total"] for line in lines] == [31, 17, 14]
     apply_kingdom_scored(state, {"players": lines}, None)
     assert state.vp == [31, 17, 14]
@@ -53,7 +74,10 @@ def test_w25_full_scoring_default_options():
 
 def test_w26_same_with_classic_bank_majority():
     assert [line["total"] for line in score_kingdom(w25(classic_bank_majority=True))] == [
-        26, 22, 14]
+        26,
+        22,
+        14,
+    ]
 
 
 def test_w27_same_with_no_farmer_points():
@@ -88,8 +112,16 @@ def test_w31_temples(tile, expected):
 def test_w32_schemes_duplicates_and_scribe_master():
     provinces = {0: [("sais", 0, 0, 5), ("tanis", 0, 0, 4), ("abu", 0, 0, 0)]}
     state = table(3, provinces, 1)
-    set_hand(state, 0, "scribe_master", "scribe_master", "farmer_master", "protection",
-             "architect", "fixed_income")
+    set_hand(
+        state,
+        0,
+        "scribe_master",
+        "scribe_master",
+        "farmer_master",
+        "protection",
+        "architect",
+        "fixed_income",
+    )
     line = score_kingdom(state)[0]
     assert line["schemes"] == 6 and line["schemes_scored"] == ["scribe_master", "farmer_master"]
     apply_kingdom_scored(state, {"players": score_kingdom(state)}, None)

@@ -19,12 +19,15 @@ from tests.amun_re.scenario import (
 )
 
 
-@pytest.mark.parametrize(("golds", "expected"), [
-    ([30, 30, 20, 10], [6, 6, 2, 0]),
-    ([30, 20, 20, 10], [6, 4, 4, 0]),
-    ([30, 30, 20, 20, 10], [6, 6, 2, 2, 0]),
-    ([0, 0, 0], [6, 6, 6]),
-])
+@pytest.mark.parametrize(
+    ("golds", "expected"),
+    [
+        ([30, 30, 20, 10], [6, 6, 2, 0]),
+        ([30, 20, 20, 10], [6, 4, 4, 0]),
+        ([30, 30, 20, 20, 10], [6, 6, 2, 2, 0]),
+        ([0, 0, 0], [6, 6, 6]),
+    ],
+)
 def test_w33_gold_bonus(golds, expected):
     assert gold_bonus(golds) == expected
 
@@ -41,8 +44,9 @@ def test_w34_winner_tie_break_pyramids_then_stones():
 def round_six_harvest():
     state = new_game(3, start=0)
     clear_provinces(state)
-    for seat, names in enumerate((("abu", "sais", "tanis"), ("edfu", "buto", "mendes"),
-                                  ("kharga", "damanhur", "avaris"))):
+    for seat, names in enumerate(
+        (("abu", "sais", "tanis"), ("edfu", "buto", "mendes"), ("kharga", "damanhur", "avaris"))
+    ):
         for name in names:
             give_province(state, seat, name)
     for seat in range(3):

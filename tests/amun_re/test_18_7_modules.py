@@ -72,6 +72,7 @@ def give_tiles(state: State, seat: int, *tiles: str) -> None:
 
 # ---- W1 (module part) ----
 
+
 def test_w1_setup_sizes_five_players_all_modules():
     state = new_game(5, **ALL)
     assert len(state.draw) == 39 + 16 - 5 == 50 and state.draw.count("architect") == 2
@@ -88,8 +89,9 @@ def test_w1_setup_sizes_five_players_all_modules():
 RED, BLACK, BLUE, WHITE = 0, 1, 2, 3
 
 
-def w7_table(seats: int = 4, provinces=("abydos", "sawu", "memphis", "tanis"),
-             statues=("isis", "sobek")) -> State:
+def w7_table(
+    seats: int = 4, provinces=("abydos", "sawu", "memphis", "tanis"), statues=("isis", "sobek")
+) -> State:
     """W7's round 1: revealed in this order, with the Statues and Pharaoh modules on."""
     state = new_game(seats, start=RED, statues=True, pharaoh=True)
     state.statue_at = [NONE] * len(data.PROVINCES)
@@ -114,8 +116,11 @@ def test_w7_statues_and_pharaoh_in_a_complete_auction():
     act(state, BLUE, bid("sawu", 3))
     assert state.pharaoh == P["sawu"]
     steps, state = act(state, BLACK, bid("tanis", 0))
-    won = {s.event.data["province"]: s.event.data["statue"] for s in steps
-           if s.event.type == "province_won"}
+    won = {
+        s.event.data["province"]: s.event.data["statue"]
+        for s in steps
+        if s.event.type == "province_won"
+    }
     assert won == {"memphis": None, "tanis": None, "sawu": "sobek", "abydos": "isis"}
     assert state.gold == [20, 21, 17, 11]
     assert state.statue_holder[data.ISIS] == WHITE and state.statue_holder[data.SOBEK] == BLUE
@@ -155,13 +160,18 @@ def test_w46_the_figure_returns_to_the_reserve_and_tokens_between_the_kingdoms()
     state.pharaoh = P["sawu"]
     state.tokens = [0, 0, 2, 0]
     state.statue_holder[data.ISIS] = WHITE
-    evolve(state, Event("kingdom_changed",
-                        {"province_deck": [data.PROVINCES[p] for p in state.province_set]}))
+    evolve(
+        state,
+        Event(
+            "kingdom_changed", {"province_deck": [data.PROVINCES[p] for p in state.province_set]}
+        ),
+    )
     assert state.tokens == [0] * 4 and set(state.statue_holder) == {NONE}
     assert state.statue_at[P["abydos"]] == data.ISIS  # statues stay (R14.1.5)
 
 
 # ---- W39: number of statues ----
+
 
 @pytest.mark.parametrize(("seats", "statues"), [(3, 3), (4, 6), (5, 6)])
 def test_w39_number_of_statues(seats, statues):
@@ -171,6 +181,7 @@ def test_w39_number_of_statues(seats, statues):
 
 
 # ---- W20: module gifts ----
+
 
 def gifts_table(**options) -> State:
     state = new_game(4, start=0, **options)
@@ -183,8 +194,11 @@ def gifts_table(**options) -> State:
 
 
 def offer(state: State, seat: int, gold: int | None, greed: bool = False):
-    action = ({"type": "commit_theft", "greed": greed} if gold is None
-              else {"type": "commit_gold", "gold": gold})
+    action = (
+        {"type": "commit_theft", "greed": greed}
+        if gold is None
+        else {"type": "commit_gold", "gold": gold}
+    )
     return act(state, seat, action)
 
 
@@ -234,6 +248,7 @@ def test_r16_4_2_greed_needs_the_promo_module_and_a_card():
 
 # ---- W23, W24: Export, Osiris and Popularity ----
 
+
 def harvest_table(tile: int, *provinces: tuple[str, int], **options) -> State:
     state = new_game(3, start=0, **options)
     clear_provinces(state)
@@ -258,8 +273,7 @@ def harvest_income(state: State, *cards: tuple[str, str]) -> tuple[int, State]:
     gold = state.gold[0]
     steps, state = act(state, 0, {"type": "end_harvest_turn"})
     log += steps
-    ended = next(s.event for s in log
-                 if s.event.type == "harvest_turn_ended" and s.event.seat == 0)
+    ended = next(s.event for s in log if s.event.type == "harvest_turn_ended" and s.event.seat == 0)
     assert state.gold[0] - gold == ended.data["income"]
     return ended.data["income"], state
 
@@ -306,6 +320,7 @@ def test_r12_2_one_popularity_and_one_export_per_harvest():
 
 # ---- W28: Isis and Sobek at the kingdom scoring ----
 
+
 def test_w28_isis_and_sobek():
     state = new_state(3, {"statues": True})
     for seat, lines in W25.items():
@@ -336,6 +351,7 @@ def test_r13_7_tribute_and_pharaohs_blessing():
 
 
 # ---- W36-W38, W45: Ptah, Thoth, Horus, Glory in the Market ----
+
 
 def test_w36_ptah_two_purchases_of_one_kind():
     state = market_table(statues=True)
@@ -418,7 +434,8 @@ def test_r10_5a_thoth_discards_nothing_when_nothing_can_be_drawn():
     state.discard.clear()
     steps, state = act(state, 0, {"type": "buy_favour_cards", "count": 2})
     assert [s.event.data["reason"] for s in steps if s.event.type == "favour_cards_drawn"] == [
-        "purchase"]
+        "purchase"
+    ]
     assert not state.thoth_pending
 
 
@@ -446,7 +463,10 @@ def test_w45_glory():
     set_hand(state, 0, "glory", "architect")
     set_gold(state, 0, 6)
     assert [(a["vp"], data.cost(a["vp"])) for a in kinds(state, 0, "play_glory")] == [
-        (1, 1), (2, 3), (3, 6)]
+        (1, 1),
+        (2, 3),
+        (3, 6),
+    ]
     act(state, 0, {"type": "play_glory", "vp": 2})
     assert state.vp[0] == 2 and state.gold[0] == 3 and state.discard[-1] == "glory"
     assert kinds(state, 0, "buy_stones") == []
@@ -468,6 +488,7 @@ def test_bastet_pays_at_the_start_of_the_market():
 
 
 # ---- W40-W44: the tomb ----
+
 
 def afterlife_market(tomb: dict, tile: str, *provinces: str) -> State:
     state = market_table(afterlife=True)
@@ -500,8 +521,15 @@ def test_w40_tomb_one_level():
 
 
 def test_w41_tomb_two_levels():
-    tomb = {(1, 1): "stone", (1, 2): "stone", (1, 3): "stone", (1, 4): "farmer",
-            (2, 1): "stone", (2, 2): "farmer", (2, 3): "stone"}
+    tomb = {
+        (1, 1): "stone",
+        (1, 2): "stone",
+        (1, 3): "stone",
+        (1, 4): "farmer",
+        (2, 1): "stone",
+        (2, 2): "farmer",
+        (2, 3): "stone",
+    }
     state = afterlife_market(tomb, "stone")
     steps, state = place(state, "stone", 3, 1)
     assert steps[0].event.data["times"] == 4 and state.pending == 4

@@ -21,7 +21,11 @@ def test_registry_serves_amun_re():
     rules = rules_for("amun_re")
     assert rules is RULES
     assert (rules.kind, rules.version, rules.min_seats, rules.max_seats) == (
-        "amun_re", "amun_re-1", 3, 5)
+        "amun_re",
+        "amun_re-1",
+        3,
+        5,
+    )
 
 
 @pytest.mark.parametrize("seats", [3, 5])

@@ -25,10 +25,21 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 GOLDENS: dict[str, tuple[int, dict[str, Any], int]] = {
     "amun_re_3p": (3, {"start_player": 0}, 1),
     "amun_re_4p_classic_no_farmer_points": (
-        4, {"classic_bank_majority": True, "no_farmer_points": True}, 2),
+        4,
+        {"classic_bank_majority": True, "no_farmer_points": True},
+        2,
+    ),
     "amun_re_4p_all_modules": (
-        4, {"afterlife": True, "statues": True, "pharaoh": True, "promo_favours": True,
-            "start_player": 1}, 3),
+        4,
+        {
+            "afterlife": True,
+            "statues": True,
+            "pharaoh": True,
+            "promo_favours": True,
+            "start_player": 1,
+        },
+        3,
+    ),
 }
 
 
@@ -49,8 +60,18 @@ def test_golden_playthrough_is_unchanged(name: str) -> None:
         path.write_text(actual, "utf-8")
     expected = path.read_text("utf-8")
     if actual != expected:
-        diff = "".join(list(difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-            f"{name}.txt (committed)", f"{name}.txt (regenerated)", n=2))[:60])
-        pytest.fail(f"golden {name} differs; regenerate with PAPYRUS_UPDATE_GOLDEN=1 if the "
-                    f"change is intended\n{diff}")
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    expected.splitlines(keepends=True),
+                    actual.splitlines(keepends=True),
+                    f"{name}.txt (committed)",
+                    f"{name}.txt (regenerated)",
+                    n=2,
+                )
+            )[:60]
+        )
+        pytest.fail(
+            f"golden {name} differs; regenerate with PAPYRUS_UPDATE_GOLDEN=1 if the "
+            f"change is intended\n{diff}"
+        )

@@ -14,7 +14,7 @@ from tests.harness import random_game
 #: event type -> why an undo may not cross it
 IRREVERSIBLE = {
     "game_prepared": "shuffles: province set and deck, Favour pile, start player, statue deck, "
-                     "tomb stack (R3.11, R6.7)",
+    "tomb stack (R3.11, R6.7)",
     "round_started": "reveals province cards and draws Statue cards (R9.1, R9.2)",
     "favour_cards_drawn": "a draw (the drawer sees the faces) and maybe a reshuffle (R7.4)",
     "kingdom_changed": "shuffles the New Kingdom province deck (R14.1)",
@@ -42,16 +42,20 @@ REVERSIBLE = {
     "province_won": "deterministic (bonus cards are a separate draw event)",
     "market_started": "deterministic",
     "favour_cards_bought": "the payment (the draw is a separate event)",
-    "farmers_bought": "deterministic", "stones_bought": "deterministic",
-    "farmer_placed": "deterministic", "stone_placed": "deterministic",
+    "farmers_bought": "deterministic",
+    "stones_bought": "deterministic",
+    "farmer_placed": "deterministic",
+    "stone_placed": "deterministic",
     "market_turn_ended": "deterministic",
     "offering_started": "deterministic",
     "sale_marked": "a private step of the secret commitment (§0)",
     "adjustment_set": "a private step of the secret commitment (§0)",
     "offering_committed": "a commitment may be taken back before the reveal",
     "gift_taken": "public choice (a card gift's draw is a separate event)",
-    "gift_turn_ended": "deterministic", "offering_ended": "deterministic",
-    "harvest_started": "deterministic", "harvest_turn_ended": "public income",
+    "gift_turn_ended": "deterministic",
+    "offering_ended": "deterministic",
+    "harvest_started": "deterministic",
+    "harvest_turn_ended": "public income",
     "final_sale_started": "deterministic",
     "final_sale_committed": "a secret choice, revealed only by final_sale_revealed",
     "pharaoh_token_gained": "deterministic (R16.3.2)",
@@ -80,14 +84,16 @@ def test_reversible_events(kind):
 @pytest.mark.parametrize("flag", ["bribe", "protection"])
 def test_a_bid_with_a_red_card_shows_a_card_from_the_hand(flag):
     other = "protection" if flag == "bribe" else "bribe"
-    event = Event("bid_placed", {"province": "abu", "value": 3, flag: True, other: False,
-                                 "outbid": None}, 0)
+    event = Event(
+        "bid_placed", {"province": "abu", "value": 3, flag: True, other: False, "outbid": None}, 0
+    )
     assert RULES.is_irreversible(event) is True
 
 
 def test_a_game_has_irreversible_steps_and_undoable_ones():
-    events, _ = random_game(RULES, 3, {"afterlife": True, "promo_favours": True}, 3,
-                            replay_every=1000)
+    events, _ = random_game(
+        RULES, 3, {"afterlife": True, "promo_favours": True}, 3, replay_every=1000
+    )
     flags = [RULES.is_irreversible(e) for e in events]
     assert flags[0] and any(flags) and not all(flags)
     private = [e for e in events if e.type in ("sale_marked", "offering_committed")]

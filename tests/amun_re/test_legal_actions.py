@@ -18,21 +18,36 @@ from tests.harness import start
 
 PARAMS = {
     "bid": ("province", "value", "bribe", "protection"),
-    "sell": ("card",), "sell_for_payment": ("card",), "mark_for_sale": ("card",),
-    "buy_favour_cards": ("count",), "buy_farmers": ("count",), "buy_stones": ("count",),
-    "place_farmer": ("province",), "place_stone": ("province",),
-    "play_architect": ("province",), "play_extra_farmer": ("province",),
-    "take_farmer": ("province",), "take_stone": ("province",),
-    "play_exceptional_harvest": ("province",), "play_fixed_income": ("province",),
-    "set_adjustment": ("sign",), "commit_gold": ("gold",), "commit_theft": ("greed",),
+    "sell": ("card",),
+    "sell_for_payment": ("card",),
+    "mark_for_sale": ("card",),
+    "buy_favour_cards": ("count",),
+    "buy_farmers": ("count",),
+    "buy_stones": ("count",),
+    "place_farmer": ("province",),
+    "place_stone": ("province",),
+    "play_architect": ("province",),
+    "play_extra_farmer": ("province",),
+    "take_farmer": ("province",),
+    "take_stone": ("province",),
+    "play_exceptional_harvest": ("province",),
+    "play_fixed_income": ("province",),
+    "set_adjustment": ("sign",),
+    "commit_gold": ("gold",),
+    "commit_theft": ("greed",),
 }
 
 
 def candidates(state: State, seat: int) -> Iterator[JSON]:
     domains = {
-        "province": data.PROVINCES, "card": data.CARDS, "bribe": (False, True),
-        "protection": (False, True), "greed": (False, True), "sign": (-3, 0, 3),
-        "value": (*data.BID_TRACK, 2, 37), "count": range(0, 14),
+        "province": data.PROVINCES,
+        "card": data.CARDS,
+        "bribe": (False, True),
+        "protection": (False, True),
+        "greed": (False, True),
+        "sign": (-3, 0, 3),
+        "value": (*data.BID_TRACK, 2, 37),
+        "count": range(0, 14),
         "gold": range(0, state.gold[seat] + sum(state.hands[seat]) + 3),
     }
     for kind in ACTION_TYPES:

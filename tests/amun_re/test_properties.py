@@ -29,8 +29,12 @@ from domain.engine import Step, play, replay
 from tests.harness import random_game, start
 
 GAMES = int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "4"))
-OPTIONS = [{}, {"classic_bank_majority": True}, {"no_farmer_points": True},
-           {"classic_bank_majority": True, "no_farmer_points": True}]
+OPTIONS = [
+    {},
+    {"classic_bank_majority": True},
+    {"no_farmer_points": True},
+    {"classic_bank_majority": True, "no_farmer_points": True},
+]
 #: events that may change VP: the scorings (§13, §15), Glory (R16.4.1), a VP tomb tile (R16.1.4)
 SCORING_EVENTS = {"kingdom_scored", "game_scored", "glory_played", "tomb_tile_placed"}
 RED_FLAGS = ("bribe", "protection")
@@ -61,8 +65,12 @@ class Invariants:
             assert d["value"] <= s.gold[e.seat] + hand_size(s, e.seat) - red, "R9.6(6)"
         elif e.type == "province_won":
             assert d["price"] <= s.gold[e.seat], "R9.8 payment"
-        elif e.type in ("favour_cards_bought", "farmers_bought", "stones_bought",
-                        "tomb_tiles_bought"):
+        elif e.type in (
+            "favour_cards_bought",
+            "farmers_bought",
+            "stones_bought",
+            "tomb_tiles_bought",
+        ):
             assert d["cost"] == data.cost(d["count"]) <= s.gold[e.seat], "R10.3"
         elif e.type == "offering_revealed":
             for c in d["commitments"]:
@@ -100,14 +108,29 @@ def mutants(action: JSON, rng: random.Random) -> list[JSON]:
             out += [{**action, key: "atlantis"}, {**action, key: 0}]
             pool = data.PROVINCES if key == "province" else data.CARDS
             out.append({**action, key: rng.choice(pool)})
-    other = rng.choice(sorted({a for a in ("bid", "sell", "end_market_turn", "forfeit",
-                                            "commit_theft", "final_sale", "take_favour_card")}))
+    other = rng.choice(
+        sorted(
+            {
+                a
+                for a in (
+                    "bid",
+                    "sell",
+                    "end_market_turn",
+                    "forfeit",
+                    "commit_theft",
+                    "final_sale",
+                    "take_favour_card",
+                )
+            }
+        )
+    )
     out.append({"type": other})
     return out
 
 
-CONFIGS = [(seats, options, game) for seats in (3, 4, 5) for options in OPTIONS
-           for game in range(GAMES)]
+CONFIGS = [
+    (seats, options, game) for seats in (3, 4, 5) for options in OPTIONS for game in range(GAMES)
+]
 
 
 @pytest.mark.parametrize(("seats", "options", "game"), CONFIGS)
@@ -115,22 +138,29 @@ def test_random_games_keep_the_invariants(seats, options, game):
     seed = 1000 * seats + 97 * game + 7 * len(options) + sum(map(len, options))
     _, state = start(RULES, seats, RULES.normalize_options(seats, options), seed)
     check = Invariants(state)
-    events, state = random_game(RULES, seats, options, seed, check=check, mutants=mutants,
-                                replay_every=7)
+    events, state = random_game(
+        RULES, seats, options, seed, check=check, mutants=mutants, replay_every=7
+    )
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.scores == state.vp == RULES.scores(state)
     assert outcome.winners and all(outcome.ranks[w] == 1 for w in outcome.winners)
     assert state.round == data.LAST_ROUND
-    reserved = {"table_created", "seat_taken", "game_started", "game_finished",
-                "game_abandoned"}
+    reserved = {"table_created", "seat_taken", "game_started", "game_finished", "game_abandoned"}
     assert not reserved & {e.type for e in events}
 
 
 def is_rare(action: JSON) -> bool:
     """Actions uniform random play seldom picks: red cards, card plays, adjustments, marks."""
     return bool(action.get("bribe") or action.get("protection")) or action["type"] in (
-        "play_architect", "play_extra_farmer", "play_fixed_income", "play_exceptional_harvest",
-        "set_adjustment", "mark_for_sale", "buy_favour_cards", "take_favour_card")
+        "play_architect",
+        "play_extra_farmer",
+        "play_fixed_income",
+        "play_exceptional_harvest",
+        "set_adjustment",
+        "mark_for_sale",
+        "buy_favour_cards",
+        "take_favour_card",
+    )
 
 
 def choose_keeping_cards(legal: list[JSON], rng: random.Random) -> JSON:
