@@ -14,6 +14,7 @@ public facts of its game right before and after it (folded with the rules, never
 from __future__ import annotations
 
 import json
+import os
 import logging
 import threading
 import time
@@ -33,7 +34,8 @@ from service.store import Database, Store, entry_of
 log = logging.getLogger("papyrus.readmodels")
 
 TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")
-BATCH = 200
+#: events applied per transaction (tune with PAPYRUS_PROJECTION_BATCH)
+BATCH = int(os.environ.get("PAPYRUS_PROJECTION_BATCH", "200"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,8 +30,10 @@ def _refuse(problem: str) -> BadOptions:
 
 def normalize_options(seats: int, options: JSON | None) -> JSON:
     """Check every option of §2 and return the complete set; ``BadOptions`` otherwise."""
-    if isinstance(seats, bool) or not isinstance(seats, int) or not (
-        data.MIN_PLAYERS <= seats <= data.MAX_PLAYERS
+    if (
+        isinstance(seats, bool)
+        or not isinstance(seats, int)
+        or not (data.MIN_PLAYERS <= seats <= data.MAX_PLAYERS)
     ):
         raise _refuse(
             f"Imhotep is for {data.MIN_PLAYERS} to {data.MAX_PLAYERS} players, not {seats}"

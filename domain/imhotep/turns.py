@@ -68,8 +68,7 @@ def legal_turn(state: State, seat: int) -> list[JSON]:
             acts.extend(
                 {"type": "play_sail", "ship": a, "slot": b, "site": site}
                 for a, b in opens
-                if ships[a - 1].capacity - ships[a - 1].slots.count(-1) + 1
-                >= ships[a - 1].minimum
+                if ships[a - 1].capacity - ships[a - 1].slots.count(-1) + 1 >= ships[a - 1].minimum
                 for site in free
             )
         if data.CHISEL in cards and sled >= 2:

@@ -78,9 +78,7 @@ def view(rules: Any, state: State, seat: int | None, full: bool = False) -> JSON
         "discard_pile": list(state.discard),
         "draw_pile_count": len(state.draw),
         "round_stack_count": len(state.round_stack),
-        "round_cards": [
-            {"id": c, "ships": list(data.ROUND_CARD_SHIPS[c])} for c in state.revealed
-        ],
+        "round_cards": [{"id": c, "ships": list(data.ROUND_CARD_SHIPS[c])} for c in state.revealed],
         "passes": state.passes,
         "pending": _pending(rules, state, seat, frame, full),
         "final_scoring": {k: list(v) for k, v in state.final.items()},
@@ -160,7 +158,6 @@ def _pending(rules: Any, state: State, seat: int | None, frame: Any, full: bool)
         kind, owner = decisions.KIND[frame[0]], decisions.owner(frame)
     options = rules.legal_actions(state, owner) if seat == owner or full else None
     return {"kind": kind, "owner": owner, "options": options}
-
 
 
 def view_event(event: Event, seat: int | None, full: bool = False) -> Event | None:

@@ -31,8 +31,7 @@ def check_stones(state: State) -> None:
 def check_cards(state: State) -> None:
     """§15.3: draw + discard + market + hands + cards being resolved (C-4) = 34."""
     resolving = sum(
-        1 if f[0] == "discard" else len(f) - 2 if f[0] == "market_keep" else 0
-        for f in state.stack
+        1 if f[0] == "discard" else len(f) - 2 if f[0] == "market_keep" else 0 for f in state.stack
     )
     total = (
         len(state.draw) + len(state.discard) + sum(c is not None for c in state.market)

@@ -67,9 +67,7 @@ def _states(seats: int, sides: str, seed: int) -> Iterator[State]:
 
 @pytest.mark.parametrize("secret", list(SECRETS))
 @pytest.mark.parametrize(("seats", "sides"), [(2, "B"), (3, "B"), (4, "A"), (4, "B")])
-def test_14_changing_a_secret_does_not_change_any_view(
-    seats: int, sides: str, secret: str
-) -> None:
+def test_14_changing_a_secret_does_not_change_any_view(seats: int, sides: str, secret: str) -> None:
     rng = random.Random(7)
     changed = 0
     for state in _states(seats, sides, seed=seats * 11):

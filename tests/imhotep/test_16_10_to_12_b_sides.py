@@ -166,7 +166,6 @@ def test_16_12_w56_paved_path_completes_a_tower() -> None:
     assert state.towers == [K, W, BR] and state.singles[BR] == 0 and state.scores[BR] == 6
 
 
-
 def test_16_10_w49_c1_full_sled_makes_take_point_an_automatic_choice() -> None:
     state = new_game(2, sides={"temple": "B"}, start=K)
     state.temple = [K, W, W, K, W, K]

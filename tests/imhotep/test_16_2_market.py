@@ -123,7 +123,8 @@ def test_16_2_w10_market_b_short_deal_and_pair_of_one_card() -> None:
     steps = act(state, W, {"type": "take_pair"})
     assert state.cards[W] == ["hammer"] and decision(state) == ("market_take", K)
     assert [(s.event.type, s.automatic) for s in steps[:2]] == [
-        ("pair_taken", False), ("card_kept", True),
+        ("pair_taken", False),
+        ("card_kept", True),
     ]  # fmt: skip  C-1: a pair of one card is an automatic keep
     assert steps[1].event.data == {"card": "hammer", "discarded": None}
 

@@ -65,8 +65,7 @@ def test_16_7_w33_card_scoring_two_players(site: str, count: int, expected: list
     ]
     _with_stones(state, site, count)
     totals = [
-        d + b
-        for d, b in zip(scoring.decorations(state), scoring.blue_cards(state), strict=True)
+        d + b for d, b in zip(scoring.decorations(state), scoring.blue_cards(state), strict=True)
     ]
     assert totals == expected
 

@@ -28,9 +28,7 @@ def test_2_registry_and_metadata() -> None:
 
 def test_2_default_options_are_complete() -> None:
     assert RULES.normalize_options(3, {}) == {
-        "sides": dict.fromkeys(
-            ["market", "pyramids", "temple", "burial_chamber", "obelisks"], "A"
-        ),
+        "sides": dict.fromkeys(["market", "pyramids", "temple", "burial_chamber", "obelisks"], "A"),
         "wrath_of_the_pharaoh": False,
         "start_player": "random",
         "colours": ["black", "white", "brown"],

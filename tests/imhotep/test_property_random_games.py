@@ -29,9 +29,7 @@ SIDES = {"all_a": "A", "all_b": "B", "mixed_1": MIXED_1, "mixed_2": MIXED_2}
 @pytest.mark.parametrize("sides", list(SIDES))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_15_random_games_keep_every_invariant(seats: int, sides: str, wrath: bool) -> None:
-    options = RULES.normalize_options(
-        seats, {"sides": SIDES[sides], "wrath_of_the_pharaoh": wrath}
-    )
+    options = RULES.normalize_options(seats, {"sides": SIDES[sides], "wrath_of_the_pharaoh": wrath})
     for game in range(GAMES):
         seed = hash((seats, sides, wrath, game)) % 1_000_000
         _, state = start(RULES, seats, options, seed)
@@ -87,9 +85,7 @@ else:
     def test_15_any_side_mix_keeps_every_invariant(
         seats: int, sides: dict[str, str], wrath: bool, seed: int
     ) -> None:
-        options = RULES.normalize_options(
-            seats, {"sides": sides, "wrath_of_the_pharaoh": wrath}
-        )
+        options = RULES.normalize_options(seats, {"sides": sides, "wrath_of_the_pharaoh": wrath})
         _, state = start(RULES, seats, options, seed)
         events, final = random_game(
             RULES, seats, options, seed, check=Checker(state), mutants=mutants, replay_every=5

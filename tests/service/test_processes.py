@@ -1,0 +1,179 @@
+"""Issue #7: several stateless server processes over one PostgreSQL. Actions handled by one
+process reach a subscriber connected to another, in order and without gaps, and a reconnect
+with ``afterVersion`` misses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.client import Client, subscribe
+from tests.conftest import free_port
+from tests.service.play import create_table, seated
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = (
+    "subscription($g: ID!, $v: Int) { gameEvents(gameId: $g, afterVersion: $v) { version type } }"
+)
+LOBBY = "subscription { lobbyChanged { gameId status freeSeats } }"
+
+
+class Process:
+    def __init__(self, database_url: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "service.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                database_url,
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server process did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def two_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
+    first = Process(postgres_url)
+    try:
+        second = Process(postgres_url)
+    except BaseException:
+        first.stop()
+        raise
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def in_thread(coroutine: Any) -> tuple[threading.Thread, list[Any]]:
+    box: list[Any] = []
+    thread = threading.Thread(target=lambda: box.append(asyncio.run(coroutine)), daemon=True)
+    thread.start()
+    return thread, box
+
+
+def act_n(players: list[Client], game_id: str, n: int, rng: random.Random) -> int:
+    query = "query($g: ID!) { game(id: $g) { version status activeSeats legalActions } }"
+    version = 0
+    for _ in range(n):
+        game = players[0].gql(query, {"g": game_id})["game"]
+        if game["status"] != "ACTIVE":
+            break
+        seat = rng.choice(game["activeSeats"])
+        legal = players[seat].gql(query, {"g": game_id})["game"]["legalActions"]
+        result = players[seat].gql(
+            "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { version } } }",
+            {"g": game_id, "a": rng.choice(legal)},
+        )
+        version = result["act"]["game"]["version"]
+    return version
+
+
+@pytest.mark.postgres
+def test_a_subscriber_on_one_process_sees_every_action_handled_by_another(two_processes) -> None:  # type: ignore[no-untyped-def]
+    front, back = two_processes
+    lobby_thread, lobby = in_thread(
+        subscribe(back.ws_url, LOBBY, {}, until=lambda p: len(p) >= 4, timeout=60)
+    )
+    time.sleep(0.5)  # the lobby subscriber is connected before the table is made
+    players = seated(front.url, 3)
+    game_id = create_table(players, "IMHOTEP")
+    rng = random.Random(6)
+    act_n(players, game_id, 5, rng)
+    start = players[0].gql("query($g: ID!) { game(id: $g) { version } }", {"g": game_id})["game"][
+        "version"
+    ]
+
+    target = start + 30
+    thread, box = in_thread(
+        subscribe(
+            back.ws_url,
+            EVENTS,
+            {"g": game_id, "v": 0},
+            until=lambda p: p[-1]["data"]["gameEvents"]["version"] >= start + 10,
+            timeout=60,
+        )
+    )
+    time.sleep(0.3)
+    version = act_n(players, game_id, 40, rng)
+    thread.join(timeout=60)
+    first_part = [p["data"]["gameEvents"]["version"] for p in box[0]]
+    assert first_part == list(range(1, first_part[-1] + 1))  # in order, no gap, no duplicate
+
+    # the connection is gone; the client reconnects to the other process from where it stopped
+    resumed = asyncio.run(
+        subscribe(
+            front.ws_url,
+            EVENTS,
+            {"g": game_id, "v": first_part[-1]},
+            until=lambda p: p[-1]["data"]["gameEvents"]["version"] >= version,
+            timeout=60,
+        )
+    )
+    second_part = [p["data"]["gameEvents"]["version"] for p in resumed]
+    assert first_part + second_part == list(range(1, version + 1))
+    assert version >= target or version >= first_part[-1]
+
+    lobby_thread.join(timeout=60)
+    changes = [p["data"]["lobbyChanged"] for p in lobby[0]]
+    assert changes and all(c["gameId"] == game_id for c in changes)
+    assert changes[-1]["status"] == "ACTIVE" and changes[-1]["freeSeats"] == 0  # the latest summary
+
+
+@pytest.mark.postgres
+def test_read_models_of_both_processes_agree_and_expose_their_position(two_processes) -> None:  # type: ignore[no-untyped-def]
+    front, back = two_processes
+    players = seated(front.url, 2)
+    game_id = create_table(players, "IMHOTEP")
+    status = Client(back.url).gql("{ readModels { storePosition readModels { name position } } }")[
+        "readModels"
+    ]
+    head = status["storePosition"]
+    summaries = Client(back.url).gql(
+        "query($p: Int) { gameSummaries(minPosition: $p, first: 5) { nodes { gameId status version } } }",
+        {"p": head},
+    )["gameSummaries"]["nodes"]
+    assert summaries[0] == {
+        "gameId": game_id,
+        "status": "ACTIVE",
+        "version": summaries[0]["version"],
+    }
+    after = Client(back.url).gql("{ readModels { readModels { position } } }")["readModels"][
+        "readModels"
+    ]
+    assert all(m["position"] >= head for m in after)
