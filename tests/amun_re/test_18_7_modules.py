@@ -18,6 +18,7 @@ from domain.amun_re.state import NONE, State, new_state
 from domain.amun_re.tomb import tomb_vp
 from domain.contract import Event, IllegalAction
 from tests.amun_re.scenario import (
+    C,
     P,
     act,
     bid,
@@ -632,3 +633,79 @@ def test_w44_tomb_scoring():
     scored = finale.reveal(state)[1].data
     assert scored["tomb"] == [9, 0, 0]
     assert scored["vp"][0] == scored["gold_bonus"][0] + 9
+
+
+# ---- reshuffles, C-5 and the payment of an extra placement ----
+
+def test_d37_the_tomb_discard_pile_is_reshuffled_when_the_stack_is_empty():
+    state = afterlife_market({}, "vp")
+    state.tomb_discard = state.tomb_stack[1:4]  # 1 tile in the stack, 3 discarded face up
+    state.tomb_stack = state.tomb_stack[:1]
+    steps, state = act(state, 0, {"type": "buy_tomb_tiles", "count": 3})
+    drawn = next(s.event for s in steps if s.event.type == "tomb_tiles_drawn")
+    assert drawn.data["reshuffle"] is not None and len(drawn.data["tiles"]) == 3
+    assert len(state.tomb_stack) == 1 and state.tomb_discard == []
+    assert sum(state.collection[0]) == 4
+    shown = RULES.view_event(drawn, 1)
+    assert shown is not None and shown.data == {"count": 3, "requested": 3,
+                                                 "reason": "purchase", "reshuffled": True}
+    assert RULES.is_irreversible(drawn)
+
+
+def test_r10_5a_thoth_extra_card_reshuffles_after_the_bought_cards():
+    state = market_table(statues=True)
+    give_province(state, 0, "edfu")
+    give_province(state, 1, "sais")
+    give_province(state, 2, "tanis")
+    hold_statue(state, 0, "thoth", "edfu")
+    enter(state, "market_started")
+    state.discard = state.draw[2:]
+    state.draw = state.draw[:2]
+    steps, state = act(state, 0, {"type": "buy_favour_cards", "count": 2})
+    purchase, extra = [s.event.data for s in steps if s.event.type == "favour_cards_drawn"]
+    assert purchase["reshuffle"] is None and extra["reshuffle"] is not None
+    assert extra["cards"] == extra["reshuffle"][:1]
+    assert sum(state.hands[0]) == 3 and state.thoth_pending
+
+
+def test_c5_popularity_cannot_reshuffle_itself_back():
+    farms = (("buto", 4), ("tanis", 3), ("berenike", 0))
+    state = harvest_table(2, *farms, promo_favours=True)
+    set_hand(state, 0, "popularity")
+    state.discard = state.draw[:2]
+    state.draw = []
+    steps, state = act(state, 0, {"type": "play_popularity", "province": "tanis"})
+    drawn = steps[0].event.data
+    assert "popularity" not in drawn["reshuffle"] and len(drawn["cards"]) == 2
+    assert state.discard == ["popularity"]
+
+
+def test_r16_1_5_a_sale_may_not_break_a_started_payment():
+    state = new_game(3, start=0, afterlife=True)
+    clear_provinces(state)
+    for s, name in enumerate(("sais", "memphis", "tanis")):
+        give_province(state, s, name)
+        set_hand(state, s)
+    give_tiles(state, 0, "vp")
+    set_hand(state, 0, "bribe", "architect")
+    enter(state, "offering_started")
+    for seat in range(3):
+        act(state, seat, {"type": "commit_theft", "greed": False})
+    assert RULES.active_seats(state) == [0]
+    assert kinds(state, 0, "discard_tile_for_tomb") == []  # keep the tile to place
+    probe = state.clone()
+    steps, state = act(state, 0, {"type": "discard_card_for_tomb", "card": "bribe"})
+    # selling the Architect would break the payment, so the second discard was the only option
+    assert [(s.event.type, s.automatic) for s in steps[:2]] == [
+        ("card_discarded", False), ("card_discarded", True)]
+    assert state.tomb_paid == 2 and kinds(state, 0, "place_tomb_tile")
+    probe.tomb_paid = 1
+    probe.hands[0][C["bribe"]] = 0
+    probe.discard.append("bribe")
+    assert kinds(probe, 0, "sell") == []
+    with pytest.raises(IllegalAction) as refused:
+        RULES.decide(probe, 0, {"type": "sell", "card": "architect"}, random.Random(0))
+    assert refused.value.rule == "R16.1.5"
+    with pytest.raises(IllegalAction) as refused:
+        RULES.decide(probe, 0, {"type": "end_gift_turn"}, random.Random(0))
+    assert refused.value.rule == "C-2"
