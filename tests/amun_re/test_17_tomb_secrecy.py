@@ -17,6 +17,7 @@ from domain.amun_re.rules import RULES
 from domain.amun_re.state import State
 from domain.contract import Event
 from domain.engine import play
+from tests.amun_re.test_17_secrecy import with_other_secrets
 from tests.harness import start
 
 ALL = {"afterlife": True, "statues": True, "pharaoh": True, "promo_favours": True}
@@ -121,3 +122,17 @@ def test_r6_7_module_shuffles_are_hidden_and_collections_show_only_counts():
     assert RULES.view(state, 2)["you"]["collection"] == {"gold": 2}
     assert "tomb_stack" not in RULES.view(state, None).get("secret", {})
     assert RULES.view(state, None, full=True)["players"][2]["collection"] == {"gold": 2}
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(3, 31), (5, 32)])
+def test_r7_9_gold_and_hand_faces_stay_secret_with_all_modules(seats, seed):
+    rng = random.Random(seed)
+    for state, _events in positions(seats, seed, every=17):
+        if state.phase in ("offering", "final_sale"):
+            continue  # marks refer to hand faces; covered by the commitment tests
+        secret = rng.randrange(seats)
+        changed = with_other_secrets(state, secret, rng)
+        for viewer in [None, *(s for s in range(seats) if s != secret)]:
+            assert RULES.view(changed, viewer) == RULES.view(state, viewer)
+            if viewer is not None:
+                assert RULES.legal_actions(changed, viewer) == RULES.legal_actions(state, viewer)
