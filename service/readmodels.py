@@ -14,8 +14,8 @@ public facts of its game right before and after it (folded with the rules, never
 from __future__ import annotations
 
 import json
-import os
 import logging
+import os
 import threading
 import time
 import uuid
@@ -66,6 +66,12 @@ class Projection:
     def apply(self, cur: Cursor, step: Step) -> None:
         raise NotImplementedError
 
+    def flush(self, cur: Cursor) -> None:
+        """Write what ``apply`` kept in memory during the batch (same transaction)."""
+
+    def reset(self) -> None:
+        """Forget what ``apply`` kept in memory (the batch was rolled back)."""
+
 
 class GamesProjection(Projection):
     """``projections.games``: summaries, the lobby, and who played which game."""
@@ -84,40 +90,58 @@ class GamesProjection(Projection):
         " ON papyrus_game_players (player_id, seq)",
     )
 
+    def __init__(self) -> None:
+        self._rows: dict[str, tuple[dict[str, Any], int]] = {}
+        self._seats: list[tuple[Any, ...]] = []
+
     def apply(self, cur: Cursor, step: Step) -> None:
-        found = cur.execute(
-            "SELECT row, seq FROM papyrus_games WHERE game_id = ?", (step.game_id,)
-        ).one()
-        old = json.loads(found[0]) if found else None
-        seq = int(found[1]) if found else step.position
+        cached = self._rows.get(step.game_id)
+        if cached is None:
+            found = cur.execute(
+                "SELECT row, seq FROM papyrus_games WHERE game_id = ?", (step.game_id,)
+            ).one()
+            old, seq = (json.loads(found[0]), int(found[1])) if found else (None, step.position)
+        else:
+            old, seq = cached
         public = {
             "status": step.status,
             "active_seats": step.active_seats,
             "scores": step.scores_after,
         }
-        row = summaries.summarize(old, step.game_id, step.entry, public)
-        cur.execute(
-            "INSERT INTO papyrus_games (game_id, seq, kind, status, free_seats, updated_at, row)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-            " status = excluded.status, free_seats = excluded.free_seats,"
-            " updated_at = excluded.updated_at, row = excluded.row",
-            (
-                step.game_id,
-                seq,
-                row["kind"],
-                row["status"],
-                row["free_seats"],
-                row["updated_at"],
-                dump(row),
-            ),
-        )
+        self._rows[step.game_id] = (summaries.summarize(old, step.game_id, step.entry, public), seq)
         if step.entry.type == tables.SEAT_TAKEN:
             d = step.entry.data
+            self._seats.append((step.game_id, d["seat"], d["player_id"], d["name"], seq))
+
+    def flush(self, cur: Cursor) -> None:
+        for game_id, (row, seq) in self._rows.items():
+            cur.execute(
+                "INSERT INTO papyrus_games"
+                " (game_id, seq, kind, status, free_seats, updated_at, row)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                " status = excluded.status, free_seats = excluded.free_seats,"
+                " updated_at = excluded.updated_at, row = excluded.row",
+                (
+                    game_id,
+                    seq,
+                    row["kind"],
+                    row["status"],
+                    row["free_seats"],
+                    row["updated_at"],
+                    dump(row),
+                ),
+            )
+        for seat in self._seats:
             cur.execute(
                 "INSERT INTO papyrus_game_players (game_id, seat, player_id, name, seq)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
-                (step.game_id, d["seat"], d["player_id"], d["name"], seq),
+                seat,
             )
+        self.reset()
+
+    def reset(self) -> None:
+        self._rows = {}
+        self._seats = []
 
 
 def finished_summary(step: Step) -> dict[str, Any] | None:
@@ -211,6 +235,9 @@ class StatsProjection(Projection):
         " points BIGINT NOT NULL, games BIGINT NOT NULL, PRIMARY KEY (kind, source))",
     )
 
+    def __init__(self) -> None:
+        self._points: dict[tuple[str, int, str], int] = {}
+
     def apply(self, cur: Cursor, step: Step) -> None:
         entry = step.entry
         if step.scores_before != step.scores_after and entry.type not in tables.TABLE_EVENTS:
@@ -219,16 +246,14 @@ class StatsProjection(Projection):
             )
             for seat, sources in gained.items():
                 for source, points in sources.items():
-                    cur.execute(
-                        "INSERT INTO papyrus_game_sources (game_id, seat, source, points)"
-                        " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat, source) DO UPDATE"
-                        " SET points = papyrus_game_sources.points + excluded.points",
-                        (step.game_id, seat, source, points),
-                    )
+                    key = (step.game_id, seat, source)
+                    self._points[key] = self._points.get(key, 0) + points
         if entry.type == tables.GAME_FINISHED:
+            self.flush(cur)  # the game's sources must be in the table to total them
             totals: dict[str, int] = {}
             for source, points in cur.execute(
-                "SELECT source, points FROM papyrus_game_sources WHERE game_id = ?", (step.game_id,)
+                "SELECT source, points FROM papyrus_game_sources WHERE game_id = ?",
+                (step.game_id,),
             ).all():
                 totals[source] = totals.get(source, 0) + int(points)
             for source, points in [*totals.items(), ("__games__", 0)]:
@@ -239,6 +264,19 @@ class StatsProjection(Projection):
                     " games = papyrus_stats.games + 1",
                     (step.kind, source, points),
                 )
+
+    def flush(self, cur: Cursor) -> None:
+        for (game_id, seat, source), points in self._points.items():
+            cur.execute(
+                "INSERT INTO papyrus_game_sources (game_id, seat, source, points)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat, source) DO UPDATE"
+                " SET points = papyrus_game_sources.points + excluded.points",
+                (game_id, seat, source, points),
+            )
+        self.reset()
+
+    def reset(self) -> None:
+        self._points = {}
 
 
 PROJECTIONS: tuple[Projection, ...] = (
@@ -312,8 +350,8 @@ class ReadModels:
         self.store = store
         self.sql = Sql(database)
         self.projections = {p.name: p for p in PROJECTIONS}
-        self._folders: dict[str, Folder] = {}
-        self._locks = {name: threading.Lock() for name in self.projections}
+        self._folder = Folder(self.store)
+        self._lock = threading.Lock()
         self._create()
 
     def _create(self) -> None:
@@ -351,27 +389,36 @@ class ReadModels:
     # -- processing -----------------------------------------------------------------------------
 
     def catch_up(self, names: tuple[str, ...] | None = None) -> int:
-        """Apply every new event to the named projections (all by default, in dependency order)."""
-        applied = 0
-        for name in names or tuple(self.projections):
-            with self._locks[name]:
-                while True:
-                    count = self._batch(self.projections[name])
-                    applied += count
-                    if count < BATCH:
-                        break
-        return applied
+        """Apply every new event to the named projections (all by default).
 
-    def _batch(self, projection: Projection) -> int:
-        folder = self._folders.setdefault(projection.name, Folder(self.store))
+        Projections are caught up together: one fold of each event serves all of them, each
+        keeps its own position (one that was rebuilt starts further back and catches up).
+        Returns the number of events read.
+        """
+        chosen = names or tuple(self.projections)
+        applied = 0
+        with self._lock:
+            while True:
+                count = self._batch(chosen)
+                applied += count
+                if count == 0:
+                    return applied
+
+    def _batch(self, chosen: tuple[str, ...]) -> int:
         with self.sql.tx() as cur:
-            lock = " FOR UPDATE" if self.sql.postgres else ""
-            (position,) = cur.execute(
-                f"SELECT position FROM papyrus_tracking WHERE projection = ?{lock}",
-                (projection.name,),
-            ).one()
+            marks = ", ".join("?" for _ in chosen)
+            # Another process already catching up holds the rows: skip, it does the work.
+            lock = " FOR UPDATE SKIP LOCKED" if self.sql.postgres else ""
+            rows = cur.execute(
+                f"SELECT projection, position FROM papyrus_tracking WHERE projection IN ({marks})"
+                f" ORDER BY projection{lock}",
+                chosen,
+            ).all()
+            positions = {name: int(position) for name, position in rows}
+            if not positions:
+                return 0
             notes = self.store.recorder.select_notifications(
-                int(position) + 1, BATCH, topics=TOPICS
+                min(positions.values()) + 1, BATCH, topics=TOPICS
             )
             if not notes:
                 return 0
@@ -379,14 +426,22 @@ class ReadModels:
                 for note in notes:
                     entry = entry_of(self.store.mapper.to_domain_event(note))
                     game_id = str(uuid.UUID(str(note.originator_id)))
-                    projection.apply(cur, folder.step(game_id, entry, note.id))
+                    step = self._folder.step(game_id, entry, note.id)
+                    for name, position in positions.items():
+                        if note.id > position:
+                            self.projections[name].apply(cur, step)
+                for name in positions:
+                    self.projections[name].flush(cur)
             except Exception:
-                self._folders.pop(projection.name, None)  # its tables may be ahead of the db now
+                self._folder = Folder(self.store)  # it may be ahead of what gets rolled back
+                for name in positions:
+                    self.projections[name].reset()
                 raise
-            cur.execute(
-                "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
-                (notes[-1].id, projection.name),
-            )
+            for name, position in positions.items():
+                cur.execute(
+                    "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
+                    (max(position, notes[-1].id), name),
+                )
             return len(notes)
 
     def rebuild(self, names: tuple[str, ...] | None = None) -> int:
@@ -395,13 +450,12 @@ class ReadModels:
         for name in chosen:
             if name not in self.projections:
                 raise KeyError(name)
-            with self._locks[name], self.sql.tx() as cur:
+            with self._lock, self.sql.tx() as cur:
                 for table in self.projections[name].tables:
                     cur.execute(f"DELETE FROM {table}")
                 cur.execute(
                     "UPDATE papyrus_tracking SET position = 0 WHERE projection = ?", (name,)
                 )
-                self._folders.pop(name, None)
         return self.catch_up(chosen)
 
     def wait_for(self, position: int, timeout: float = 5.0) -> bool:

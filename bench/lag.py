@@ -1,0 +1,305 @@
+"""Projection and live-update lag under load, on PostgreSQL (issue #7).
+
+Starts one or two ``papyrus serve`` processes on a fresh PostgreSQL database, drives Imhotep
+games through the first at a steady ``--rate`` of actions per second (random legal actions),
+and measures, for every event:
+
+* subscriber lag: from the event's timestamp (taken when it is recorded, just before the commit)
+  to its arrival at a ``gameEvents`` websocket subscriber connected to the *last* process;
+* read-model lag: from the same timestamp until the ``games`` read model's tracking position
+  covers the event (polled every 2 ms straight from the database).
+
+    .venv/bin/python bench/lag.py --rate 200 --seconds 20 --processes 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import free_port  # noqa: E402
+
+READ = "query($g: ID!) { game(id: $g) { version status activeSeats legalActions } }"
+ACT = (
+    "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) "
+    "{ game { version status activeSeats } } }"
+)
+EVENTS = "subscription($g: ID!) { gameEvents(gameId: $g, afterVersion: 0) { version } }"
+
+
+def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            database_url,
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("server did not start")
+
+
+async def gql(
+    session: aiohttp.ClientSession, query: str, variables: dict[str, Any], token: str | None = None
+) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with session.post(
+        "/graphql", json={"query": query, "variables": variables}, headers=headers
+    ) as response:
+        body = await response.json()
+    if body.get("errors"):
+        raise RuntimeError(body["errors"])
+    return body["data"]
+
+
+async def subscriber(
+    ws_url: str, game_id: str, arrivals: dict[tuple[str, int], float], stop: asyncio.Event
+) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(ws_url, protocols=["graphql-transport-ws"]) as ws,
+    ):
+        await ws.send_json({"type": "connection_init"})
+        await ws.receive_json()
+        await ws.send_json(
+            {
+                "id": "1",
+                "type": "subscribe",
+                "payload": {"query": EVENTS, "variables": {"g": game_id}},
+            }
+        )
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(ws.receive_json(), 1.0)
+            except TimeoutError:
+                continue
+            if message.get("type") == "next":
+                arrivals[(game_id, message["payload"]["data"]["gameEvents"]["version"])] = (
+                    time.time()
+                )
+            elif message.get("type") == "complete":
+                return
+
+
+async def drive(
+    urls: list[str], rate: float, seconds: float, games: int
+) -> dict[tuple[str, int], float]:
+    front = urls[0]
+    ws_url = urls[-1].replace("http", "ws") + "/graphql"
+    arrivals: dict[tuple[str, int], float] = {}
+    stop = asyncio.Event()
+    async with aiohttp.ClientSession(front, connector=aiohttp.TCPConnector(limit=64)) as session:
+        tokens = []
+        for i in range(4):
+            data = await gql(
+                session,
+                "mutation($n: String!) { registerPlayer(name: $n) { token } }",
+                {"n": f"lag-{i}"},
+            )
+            tokens.append(data["registerPlayer"]["token"])
+
+        async def new_game() -> str:
+            created = await gql(
+                session,
+                "mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }",
+                {},
+                tokens[0],
+            )
+            game_id = created["createGame"]["id"]
+            for seat, token in enumerate(tokens):
+                await gql(
+                    session,
+                    "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
+                    {"g": game_id, "s": seat},
+                    token,
+                )
+            return str(game_id)
+
+        subscriptions = []
+        ids = [await new_game() for _ in range(games)]
+        for game_id in ids:
+            subscriptions.append(asyncio.create_task(subscriber(ws_url, game_id, arrivals, stop)))
+        await asyncio.sleep(1.0)
+        rng = random.Random(1)
+        interval = 1.0 / rate
+        started = time.monotonic()
+        next_at = started
+        count = 0
+        pending: set[asyncio.Task[None]] = set()
+        busy: set[str] = set()
+
+        active: dict[str, list[int]] = {}
+
+        async def one(game_id: str) -> None:
+            """One action: the seat to act is known from the last answer (one read, one act)."""
+            try:
+                seats = active.get(game_id) or [0, 1, 2, 3]
+                seat = rng.choice(seats)
+                game = (await gql(session, READ, {"g": game_id}, tokens[seat]))["game"]
+                if game["status"] != "ACTIVE":
+                    ids.remove(game_id)
+                    fresh = await new_game()
+                    ids.append(fresh)
+                    subscriptions.append(
+                        asyncio.create_task(subscriber(ws_url, fresh, arrivals, stop))
+                    )
+                    return
+                if not game["legalActions"]:
+                    active[game_id] = game["activeSeats"]
+                    return
+                result = await gql(
+                    session,
+                    ACT,
+                    {"g": game_id, "a": rng.choice(game["legalActions"])},
+                    tokens[seat],
+                )
+                active[game_id] = result["act"]["game"]["activeSeats"]
+            finally:
+                busy.discard(game_id)
+
+        while time.monotonic() - started < seconds:
+            free = [g for g in ids if g not in busy]
+            if free:
+                game_id = rng.choice(free)
+                busy.add(game_id)
+                task = asyncio.create_task(one(game_id))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+                count += 1
+            next_at += interval
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+        await asyncio.gather(*pending)
+        print(
+            f"sent {count} actions in {time.monotonic() - started:.1f}s ({count / seconds:.0f}/s)"
+        )
+        await asyncio.sleep(2.0)
+        stop.set()
+        await asyncio.gather(*subscriptions, return_exceptions=True)
+    return arrivals
+
+
+class PositionMonitor(threading.Thread):
+    """Records when the ``games`` read model's position first covers each notification."""
+
+    def __init__(self, database_url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = database_url
+        self.reached: list[tuple[int, float]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        with psycopg.connect(self.url, autocommit=True) as db:
+            last = -1
+            while not self.stop.is_set():
+                row = db.execute(
+                    "SELECT position FROM papyrus_tracking WHERE projection = 'games'"
+                ).fetchone()
+                if row and row[0] != last:
+                    last = row[0]
+                    self.reached.append((int(last), time.time()))
+                time.sleep(0.002)
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rate", type=float, default=200)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--processes", type=int, default=2)
+    args = parser.parse_args()
+    name = f"papyrus_lag_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    database_url = ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    servers = []
+    try:
+        for _ in range(args.processes):
+            servers.append(start_server(database_url))
+        monitor = PositionMonitor(database_url)
+        monitor.start()
+        arrivals = asyncio.run(
+            drive([url for _, url in servers], args.rate, args.seconds, args.games)
+        )
+        time.sleep(1.0)
+        monitor.stop.set()
+        monitor.join()
+        with psycopg.connect(database_url, autocommit=True) as db:
+            rows = db.execute(
+                "SELECT notification_id, originator_id, originator_version, state FROM papyrus_events"
+                " WHERE topic LIKE '%%GameTable.%%'"
+            ).fetchall()
+        at = {}
+        by_note = {}
+        for note, originator, version, state in rows:
+            stamp = datetime.fromisoformat(
+                json.loads(bytes(state))["timestamp"]["_data_"]
+            ).timestamp()
+            at[(str(originator), version)] = stamp
+            by_note[note] = stamp
+        sub = [arrivals[k] - at[k] for k in arrivals if k in at]
+        rm = []
+        reached = monitor.reached
+        for note, stamp in by_note.items():
+            when = next((t for position, t in reached if position >= note), None)
+            if when is not None and stamp >= reached[0][1]:
+                rm.append(when - stamp)
+        for label, values in (("subscriber", sub), ("read model", rm)):
+            if values:
+                print(
+                    f"{label:10s} lag over {len(values):6d} events: p50 {1000 * percentile(values, 0.5):6.1f} ms"
+                    f"  p99 {1000 * percentile(values, 0.99):6.1f} ms  max {1000 * max(values):6.1f} ms"
+                )
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(timeout=30)
+        with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
