@@ -46,7 +46,7 @@ ACT = (
 EVENTS = "subscription($g: ID!) { gameEvents(gameId: $g, afterVersion: 0) { version } }"
 
 
-def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(database_url: str, projections: bool) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     process = subprocess.Popen(
         [
@@ -60,6 +60,7 @@ def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
             database_url,
             "--log-level",
             "warning",
+            *([] if projections else ["--no-projections"]),
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -250,6 +251,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--projection-process",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="keep the read models in a dedicated `papyrus projections run` process",
+    )
     args = parser.parse_args()
     name = f"papyrus_lag_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
@@ -258,19 +265,34 @@ def main() -> None:
     servers = []
     try:
         for _ in range(args.processes):
-            servers.append(start_server(database_url))
+            servers.append(start_server(database_url, not args.projection_process))
+        if args.projection_process:
+            worker = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "service.cli",
+                    "projections",
+                    "run",
+                    "--database-url",
+                    database_url,
+                ],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+            )
+            servers.append((worker, ""))
         monitor = PositionMonitor(database_url)
         monitor.start()
         arrivals = asyncio.run(
-            drive([url for _, url in servers], args.rate, args.seconds, args.games)
+            drive([url for _, url in servers if url], args.rate, args.seconds, args.games)
         )
         time.sleep(1.0)
         monitor.stop.set()
         monitor.join()
         with psycopg.connect(database_url, autocommit=True) as db:
             rows = db.execute(
-                "SELECT notification_id, originator_id, originator_version, state FROM papyrus_events"
-                " WHERE topic LIKE '%%GameTable.%%'"
+                "SELECT notification_id, originator_id, originator_version, state"
+                " FROM papyrus_events WHERE topic LIKE '%%GameTable.%%'"
             ).fetchall()
         at = {}
         by_note = {}
@@ -290,8 +312,10 @@ def main() -> None:
         for label, values in (("subscriber", sub), ("read model", rm)):
             if values:
                 print(
-                    f"{label:10s} lag over {len(values):6d} events: p50 {1000 * percentile(values, 0.5):6.1f} ms"
-                    f"  p99 {1000 * percentile(values, 0.99):6.1f} ms  max {1000 * max(values):6.1f} ms"
+                    f"{label:10s} lag over {len(values):6d} events:"
+                    f" p50 {1000 * percentile(values, 0.5):6.1f} ms"
+                    f"  p99 {1000 * percentile(values, 0.99):6.1f} ms"
+                    f"  max {1000 * max(values):6.1f} ms"
                 )
     finally:
         for process, _ in servers:

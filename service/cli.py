@@ -22,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
         "postgresql://user:password@host:port/dbname; also read from DATABASE_URL",
     )
     serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--no-projections",
+        action="store_true",
+        help="do not keep the read models current here (a `papyrus projections run` does)",
+    )
     projections = commands.add_parser("projections", help="read models: rebuild, run, status")
     projections.add_argument("action", choices=["rebuild", "run", "status"])
     projections.add_argument(
@@ -56,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         from service.http import create_app
         from service.settings import Settings
 
-        app = create_app(Settings(database_url=args.database_url))
+        settings = Settings(database_url=args.database_url)
+        if args.no_projections:
+            settings = Settings(database_url=args.database_url, run_projections=False)
+        app = create_app(settings)
         print(f"Papyrus on http://{args.host}:{args.port}/graphql ({args.database_url})")
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
         return 0
@@ -66,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
 def run_projections(action: str, names: tuple[str, ...], database_url: str) -> int:
     """``rebuild``: drop and recompute; ``run``: keep them current until interrupted."""
     import signal
+    import threading
     import time
 
+    from service.feed import Feed
     from service.readmodels import ReadModels
     from service.store import Database, open_store
 
@@ -100,9 +110,17 @@ def run_projections(action: str, names: tuple[str, ...], database_url: str) -> i
             signal.signal(signal.SIGTERM, interrupt)
             signal.signal(signal.SIGINT, interrupt)
             print(f"keeping {', '.join(names or tuple(models.projections))} current; Ctrl-C stops")
-            while not stop:
-                if models.catch_up(names or None) == 0:
-                    time.sleep(0.2)
+            wake = threading.Event()
+            feed = Feed(models.store, Database(database_url).is_postgres)
+            feed.subscribe(lambda *_: wake.set())
+            feed.start()
+            try:
+                while not stop:
+                    wake.clear()
+                    models.catch_up(names or None)
+                    wake.wait(1.0)
+            finally:
+                feed.stop()
         return 0
     finally:
         models.close()

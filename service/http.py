@@ -56,7 +56,7 @@ class Runtime:
         self.store = open_store(settings.database_url)
         self.games = Games(self.store)
         self.timeline = Timeline(self.games)
-        self.readmodels = ReadModels(self.store, self.database)
+        self.readmodels = ReadModels(self.store, self.database, active=settings.run_projections)
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
         self.games.subscribe(self.hub.notify)
@@ -72,8 +72,9 @@ class Runtime:
             self.hub.lobby_changed(game_id)
 
     def start(self) -> None:
-        self.readmodels.catch_up()
-        self.worker.start()
+        if self.settings.run_projections:
+            self.readmodels.catch_up()
+            self.worker.start()
         self.feed.start()
 
     def context(self, authorization: str | None = None, request: Any = None) -> Context:
@@ -89,7 +90,8 @@ class Runtime:
 
     def close(self) -> None:
         self.feed.stop()
-        self.worker.stop()
+        if self.settings.run_projections:
+            self.worker.stop()
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.readmodels.close()
         self.store.close()

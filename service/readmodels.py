@@ -66,6 +66,12 @@ class Projection:
     def apply(self, cur: Cursor, step: Step) -> None:
         raise NotImplementedError
 
+    def apply_batch(self, cur: Cursor, steps: list[Step]) -> None:
+        """Apply a batch of steps; a projection may read and write its rows in bulk."""
+        for step in steps:
+            self.apply(cur, step)
+        self.flush(cur)
+
     def flush(self, cur: Cursor) -> None:
         """Write what ``apply`` kept in memory during the batch (same transaction)."""
 
@@ -95,14 +101,7 @@ class GamesProjection(Projection):
         self._seats: list[tuple[Any, ...]] = []
 
     def apply(self, cur: Cursor, step: Step) -> None:
-        cached = self._rows.get(step.game_id)
-        if cached is None:
-            found = cur.execute(
-                "SELECT row, seq FROM papyrus_games WHERE game_id = ?", (step.game_id,)
-            ).one()
-            old, seq = (json.loads(found[0]), int(found[1])) if found else (None, step.position)
-        else:
-            old, seq = cached
+        old, seq = self._rows.get(step.game_id, (None, step.position))
         public = {
             "status": step.status,
             "active_seats": step.active_seats,
@@ -113,14 +112,24 @@ class GamesProjection(Projection):
             d = step.entry.data
             self._seats.append((step.game_id, d["seat"], d["player_id"], d["name"], seq))
 
+    def apply_batch(self, cur: Cursor, steps: list[Step]) -> None:
+        wanted = sorted({step.game_id for step in steps} - set(self._rows))
+        if wanted:
+            marks = ", ".join("?" for _ in wanted)
+            for game_id, row, seq in cur.execute(
+                f"SELECT game_id, row, seq FROM papyrus_games WHERE game_id IN ({marks})", wanted
+            ).all():
+                self._rows[game_id] = (json.loads(row), int(seq))
+        super().apply_batch(cur, steps)
+
     def flush(self, cur: Cursor) -> None:
-        for game_id, (row, seq) in self._rows.items():
-            cur.execute(
-                "INSERT INTO papyrus_games"
-                " (game_id, seq, kind, status, free_seats, updated_at, row)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-                " status = excluded.status, free_seats = excluded.free_seats,"
-                " updated_at = excluded.updated_at, row = excluded.row",
+        cur.many(
+            "INSERT INTO papyrus_games"
+            " (game_id, seq, kind, status, free_seats, updated_at, row)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " status = excluded.status, free_seats = excluded.free_seats,"
+            " updated_at = excluded.updated_at, row = excluded.row",
+            [
                 (
                     game_id,
                     seq,
@@ -129,14 +138,15 @@ class GamesProjection(Projection):
                     row["free_seats"],
                     row["updated_at"],
                     dump(row),
-                ),
-            )
-        for seat in self._seats:
-            cur.execute(
-                "INSERT INTO papyrus_game_players (game_id, seat, player_id, name, seq)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
-                seat,
-            )
+                )
+                for game_id, (row, seq) in self._rows.items()
+            ],
+        )
+        cur.many(
+            "INSERT INTO papyrus_game_players (game_id, seat, player_id, name, seq)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+            self._seats,
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -266,13 +276,12 @@ class StatsProjection(Projection):
                 )
 
     def flush(self, cur: Cursor) -> None:
-        for (game_id, seat, source), points in self._points.items():
-            cur.execute(
-                "INSERT INTO papyrus_game_sources (game_id, seat, source, points)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat, source) DO UPDATE"
-                " SET points = papyrus_game_sources.points + excluded.points",
-                (game_id, seat, source, points),
-            )
+        cur.many(
+            "INSERT INTO papyrus_game_sources (game_id, seat, source, points)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat, source) DO UPDATE"
+            " SET points = papyrus_game_sources.points + excluded.points",
+            [(g, seat, source, points) for (g, seat, source), points in self._points.items()],
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -346,7 +355,9 @@ def scores_of(table: tables.Table, rules: Any) -> list[int]:
 
 
 class ReadModels:
-    def __init__(self, store: Store, database: Database) -> None:
+    def __init__(self, store: Store, database: Database, *, active: bool = True) -> None:
+        """``active=False``: this process only reads; another one keeps the models current."""
+        self.active = active
         self.store = store
         self.sql = Sql(database)
         self.projections = {p.name: p for p in PROJECTIONS}
@@ -423,15 +434,18 @@ class ReadModels:
             if not notes:
                 return 0
             try:
-                for note in notes:
-                    entry = entry_of(self.store.mapper.to_domain_event(note))
-                    game_id = str(uuid.UUID(str(note.originator_id)))
-                    step = self._folder.step(game_id, entry, note.id)
-                    for name, position in positions.items():
-                        if note.id > position:
-                            self.projections[name].apply(cur, step)
-                for name in positions:
-                    self.projections[name].flush(cur)
+                steps = [
+                    self._folder.step(
+                        str(uuid.UUID(str(note.originator_id))),
+                        entry_of(self.store.mapper.to_domain_event(note)),
+                        note.id,
+                    )
+                    for note in notes
+                ]
+                for name, position in positions.items():
+                    self.projections[name].apply_batch(
+                        cur, [step for step in steps if step.position > position]
+                    )
             except Exception:
                 self._folder = Folder(self.store)  # it may be ahead of what gets rolled back
                 for name in positions:
@@ -464,7 +478,8 @@ class ReadModels:
         while True:
             if min(self.positions().values()) >= position:
                 return True
-            self.catch_up()
+            if self.active:
+                self.catch_up()
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.02)
@@ -472,7 +487,7 @@ class ReadModels:
     # -- queries (read your writes: each first applies what the store already has) --------------
 
     def fresh(self) -> None:
-        if not self.is_current():
+        if self.active and not self.is_current():
             self.catch_up()
 
     def summaries(

@@ -21,6 +21,11 @@ class Settings:
             o for o in os.environ.get("PAPYRUS_ALLOWED_ORIGINS", "").split(",") if o
         )
     )
+    #: keep the read models current in this process (off when a ``papyrus projections run``
+    #: process does it for every server)
+    run_projections: bool = field(
+        default_factory=lambda: os.environ.get("PAPYRUS_RUN_PROJECTIONS", "1") not in ("0", "no")
+    )
     #: largest accepted request body, in bytes
     max_body_bytes: int = 2 * 1024 * 1024
     #: largest accepted exported game (importGame), in bytes

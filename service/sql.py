@@ -24,6 +24,13 @@ class Cursor:
         self.raw.execute(sql, tuple(params))
         return self
 
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        if self.postgres:
+            sql = sql.replace("?", "%s")
+        self.raw.executemany(sql, [tuple(r) for r in rows])
+
     def one(self) -> Any:
         return self.raw.fetchone()
 
