@@ -353,13 +353,17 @@ class Games:
                 raise Forbidden("You do not hold a seat at this table; spectators cannot act.")
             if table.status != tables.ACTIVE:
                 raise GameNotActive(f"This game is {table.status.lower()}; no action is possible.")
-            if expected_version is not None and expected_version != game.version:
+            rules = rules_for(table.kind)
+            seat = pick_seat(rules, table.game, seats)
+            if (
+                expected_version is not None
+                and expected_version != game.version
+                and not self._simultaneous_since(game, seat, expected_version)
+            ):
                 raise Conflict(
                     f"The game is at version {game.version}, not {expected_version}: "
                     "reload it and decide again."
                 )
-            rules = rules_for(table.kind)
-            seat = pick_seat(rules, table.game, seats)
             first = game.version + 1
             try:
                 steps, _ = play(
@@ -378,13 +382,27 @@ class Games:
             saved = self._try_save(game)
             if saved is not None:
                 return game, [r for r in saved if first <= r.version <= last]
-            if expected_version is not None:
-                raise Conflict(
-                    "Another action was recorded first: reload the game and decide again."
-                )
+            # Another writer got there first: decide again on the new state; the version
+            # check above tells a real conflict from a simultaneous step.
         raise Conflict("The game changed too often while deciding; try again.")
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _simultaneous_since(self, game: GameTable, seat: int, version: int) -> bool:
+        """Not a real conflict: since ``version`` only *other* seats acted in a simultaneous
+        step in which ``seat`` already had to act, and nothing was drawn or revealed, so the
+        caller decided on what is still true (Amun-Re's secret offering, API.md ``act``)."""
+        table = game.table
+        if not 0 < version < game.version or version < table.barrier:
+            return False
+        since = [e for e in table.history if e.version > version]
+        if len(since) != game.version - version:  # a table step (an undo...) came in between
+            return False
+        if any(e.by_seat is None or e.by_seat == seat for e in since):
+            return False
+        past: Any = self.store.repository.get(game.id, version=version)
+        active = rules_for(table.kind).active_seats(past.table.game) if past.table.game else []
+        return len(active) > 1 and seat in active
 
     def _load_for_command(self, game_id: str) -> GameTable:
         """A private copy of the game to decide on (the cached one stays untouched)."""

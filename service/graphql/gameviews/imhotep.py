@@ -1,0 +1,345 @@
+"""Typed mirror of the Imhotep view (``domain/imhotep/view.py``; its docstring gives the shape).
+
+Every key of the JSON view is a field of the same name (camelCased by strawberry). Keys present
+only for some viewers (``market.pair``, ``hidden``) or only on one side of a site (obelisks A/B)
+are nullable and null when the key is absent. ``pending.options`` are action objects, the input
+of the ``act`` mutation, so they stay ``JSON`` (as ``Game.legalActions`` does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from service.graphql.gameviews.common import ints, opt, opt_ints, strs
+
+
+@strawberry.type(description="The side (A or B) of each of the five sites (§2).")
+class ImhotepSides:
+    market: str
+    pyramids: str
+    temple: str
+    burial_chamber: str
+    obelisks: str
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepSides:
+        return cls(
+            market=d["market"],
+            pyramids=d["pyramids"],
+            temple=d["temple"],
+            burial_chamber=d["burial_chamber"],
+            obelisks=d["obelisks"],
+        )
+
+
+@strawberry.type
+class ImhotepOptions:
+    sides: ImhotepSides
+    wrath_of_the_pharaoh: bool
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepOptions:
+        return cls(sides=ImhotepSides.of(d["sides"]), wrath_of_the_pharaoh=d["wrath_of_the_pharaoh"])
+
+
+@strawberry.type
+class ImhotepPlayer:
+    seat: int
+    colour: str
+    score: int
+    sled: int
+    quarry: int
+    cards: list[str] = strawberry.field(description="Cards in front of the player (public).")
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepPlayer:
+        return cls(
+            seat=d["seat"],
+            colour=d["colour"],
+            score=d["score"],
+            sled=d["sled"],
+            quarry=d["quarry"],
+            cards=strs(d["cards"]),
+        )
+
+
+@strawberry.type
+class ImhotepShip:
+    id: int = strawberry.field(description="Ship number 1-4 within this game (not global).")
+    capacity: int
+    minimum: int
+    slots: list[int | None] = strawberry.field(description="The seat owning each slot's stone.")
+    load: int
+    site: str | None = strawberry.field(description="The site it sailed to, null while at sea.")
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepShip:
+        return cls(
+            id=d["id"],
+            capacity=d["capacity"],
+            minimum=d["minimum"],
+            slots=list(d["slots"]),
+            load=d["load"],
+            site=d["site"],
+        )
+
+
+@strawberry.type(description="The ship (id) docked at each site, null when free.")
+class ImhotepDocks:
+    market: int | None
+    pyramids: int | None
+    temple: int | None
+    burial_chamber: int | None
+    obelisks: int | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepDocks:
+        return cls(
+            market=d.get("market"),
+            pyramids=d.get("pyramids"),
+            temple=d.get("temple"),
+            burial_chamber=d.get("burial_chamber"),
+            obelisks=d.get("obelisks"),
+        )
+
+
+@strawberry.type
+class ImhotepMarket:
+    side: str
+    face_up: list[str | None]
+    pair_count: int
+    pair: list[str] | None = strawberry.field(
+        description="The face-down pair: only to the player deciding market_keep, or after the "
+        "game (full view); null otherwise."
+    )
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepMarket:
+        return cls(
+            side=d["side"],
+            face_up=list(d["face_up"]),
+            pair_count=d["pair_count"],
+            pair=opt(d, "pair", strs),
+        )
+
+
+@strawberry.type
+class ImhotepPyramid:
+    name: str
+    stones: list[int]
+    spaces: int
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepPyramid:
+        return cls(name=d["name"], stones=ints(d["stones"]), spaces=d["spaces"])
+
+
+@strawberry.type
+class ImhotepPyramidsSite:
+    side: str
+    pyramids: list[ImhotepPyramid]
+    overflow: list[int]
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepPyramidsSite:
+        return cls(
+            side=d["side"],
+            pyramids=[ImhotepPyramid.of(p) for p in d["pyramids"]],
+            overflow=ints(d["overflow"]),
+        )
+
+
+@strawberry.type
+class ImhotepTemple:
+    side: str
+    width: int
+    stones: list[int]
+    visible: list[int | None]
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepTemple:
+        return cls(
+            side=d["side"], width=d["width"], stones=ints(d["stones"]), visible=list(d["visible"])
+        )
+
+
+@strawberry.type
+class ImhotepBurialChamber:
+    side: str
+    stones: list[int]
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepBurialChamber:
+        return cls(side=d["side"], stones=ints(d["stones"]))
+
+
+@strawberry.type(
+    description="Side A: heights (per seat). Side B: singles, towers, beside, tower_points. "
+    "Fields of the other side are null."
+)
+class ImhotepObelisks:
+    side: str
+    heights: list[int] | None
+    singles: list[int] | None
+    towers: list[int] | None
+    beside: list[int] | None
+    tower_points: list[int] | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepObelisks:
+        return cls(
+            side=d["side"],
+            heights=opt_ints(d, "heights"),
+            singles=opt_ints(d, "singles"),
+            towers=opt_ints(d, "towers"),
+            beside=opt_ints(d, "beside"),
+            tower_points=opt_ints(d, "tower_points"),
+        )
+
+
+@strawberry.type
+class ImhotepSites:
+    pyramids: ImhotepPyramidsSite
+    temple: ImhotepTemple
+    burial_chamber: ImhotepBurialChamber
+    obelisks: ImhotepObelisks
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepSites:
+        return cls(
+            pyramids=ImhotepPyramidsSite.of(d["pyramids"]),
+            temple=ImhotepTemple.of(d["temple"]),
+            burial_chamber=ImhotepBurialChamber.of(d["burial_chamber"]),
+            obelisks=ImhotepObelisks.of(d["obelisks"]),
+        )
+
+
+@strawberry.type
+class ImhotepRoundCard:
+    id: str
+    ships: list[int]
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepRoundCard:
+        return cls(id=d["id"], ships=ints(d["ships"]))
+
+
+@strawberry.type
+class ImhotepPending:
+    kind: str = strawberry.field(description='"turn" or the kind of the pending decision.')
+    owner: int
+    options: list[JSON] | None = strawberry.field(
+        description="The legal actions (as for `act`), for the owner only (or after the game)."
+    )
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepPending:
+        options = d.get("options")
+        return cls(
+            kind=d["kind"],
+            owner=d["owner"],
+            options=None if options is None else [JSON(a) for a in options],
+        )
+
+
+@strawberry.type(description="Points per seat of each final scoring step done so far (§13).")
+class ImhotepFinalScoring:
+    burial_chamber: list[int] | None
+    obelisks: list[int] | None
+    decorations: list[int] | None
+    statues: list[int] | None
+    blue_cards: list[int] | None
+    wrath: list[int] | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepFinalScoring:
+        return cls(
+            burial_chamber=opt_ints(d, "burial_chamber"),
+            obelisks=opt_ints(d, "obelisks"),
+            decorations=opt_ints(d, "decorations"),
+            statues=opt_ints(d, "statues"),
+            blue_cards=opt_ints(d, "blue_cards"),
+            wrath=opt_ints(d, "wrath"),
+        )
+
+
+@strawberry.type
+class ImhotepOutcome:
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepOutcome:
+        return cls(scores=ints(d["scores"]), ranks=ints(d["ranks"]), winners=ints(d["winners"]))
+
+
+@strawberry.type(description="Only in the full view (after the game).")
+class ImhotepHidden:
+    draw_pile: list[str]
+    round_stack: list[str]
+    removed_round_card: str | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepHidden:
+        return cls(
+            draw_pile=strs(d["draw_pile"]),
+            round_stack=strs(d["round_stack"]),
+            removed_round_card=d.get("removed_round_card"),
+        )
+
+
+@strawberry.type(description="An Imhotep game as the caller may see it (typed `Game.state`).")
+class ImhotepState:
+    game: str
+    round: int
+    rounds: int
+    viewer: int | None
+    current_player: int
+    start_player: int
+    options: ImhotepOptions
+    players: list[ImhotepPlayer]
+    ships: list[ImhotepShip]
+    docks: ImhotepDocks
+    market: ImhotepMarket
+    sites: ImhotepSites
+    discard_pile: list[str]
+    draw_pile_count: int
+    round_stack_count: int
+    round_cards: list[ImhotepRoundCard]
+    passes: int
+    pending: ImhotepPending | None
+    final_scoring: ImhotepFinalScoring
+    game_over: bool
+    outcome: ImhotepOutcome | None
+    hidden: ImhotepHidden | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> ImhotepState:
+        return cls(
+            game=d["game"],
+            round=d["round"],
+            rounds=d["rounds"],
+            viewer=d.get("viewer"),
+            current_player=d["current_player"],
+            start_player=d["start_player"],
+            options=ImhotepOptions.of(d["options"]),
+            players=[ImhotepPlayer.of(p) for p in d["players"]],
+            ships=[ImhotepShip.of(s) for s in d["ships"]],
+            docks=ImhotepDocks.of(d["docks"]),
+            market=ImhotepMarket.of(d["market"]),
+            sites=ImhotepSites.of(d["sites"]),
+            discard_pile=strs(d["discard_pile"]),
+            draw_pile_count=d["draw_pile_count"],
+            round_stack_count=d["round_stack_count"],
+            round_cards=[ImhotepRoundCard.of(c) for c in d["round_cards"]],
+            passes=d["passes"],
+            pending=opt(d, "pending", ImhotepPending.of),
+            final_scoring=ImhotepFinalScoring.of(d["final_scoring"]),
+            game_over=d["game_over"],
+            outcome=opt(d, "outcome", ImhotepOutcome.of),
+            hidden=opt(d, "hidden", ImhotepHidden.of),
+        )
