@@ -99,6 +99,8 @@ def run_projections(action: str, names: tuple[str, ...], database_url: str) -> i
         elif action == "status":
             head = models.store_position()
             for name, position in models.positions().items():
+                if names and name not in names:
+                    continue
                 print(f"{name:10s} position {position} of {head} (lag {head - position})")
         else:
             stop = False

@@ -29,7 +29,7 @@ from domain.registry import rules_for
 from projections import games as summaries
 from projections import profiles, ratings, stats
 from service.sql import Cursor, Sql
-from service.store import Database, Store, entry_of
+from service.store import Database, Store, entry_of, schema_lock
 
 log = logging.getLogger("papyrus.readmodels")
 
@@ -366,7 +366,7 @@ class ReadModels:
         self._create()
 
     def _create(self) -> None:
-        with self.sql.tx() as cur:
+        with schema_lock(self.sql.database), self.sql.tx() as cur:
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS papyrus_tracking (projection TEXT PRIMARY KEY,"
                 " position BIGINT NOT NULL)"
@@ -428,8 +428,10 @@ class ReadModels:
             positions = {name: int(position) for name, position in rows}
             if not positions:
                 return 0
+            # Every notification is read (players' too, skipped here), so that a position
+            # reaches the head of the log and "current" means current.
             notes = self.store.recorder.select_notifications(
-                min(positions.values()) + 1, BATCH, topics=TOPICS
+                min(positions.values()) + 1, BATCH
             )
             if not notes:
                 return 0
@@ -441,6 +443,7 @@ class ReadModels:
                         note.id,
                     )
                     for note in notes
+                    if note.topic in TOPICS
                 ]
                 for name, position in positions.items():
                     self.projections[name].apply_batch(

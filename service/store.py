@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -261,5 +263,27 @@ class Database:
 DEFAULT_DATABASE_URL = "sqlite:///papyrus.sqlite"
 
 
+#: PostgreSQL advisory lock held while tables are created (two replicas starting together on an
+#: empty database would otherwise race on CREATE TABLE)
+SCHEMA_LOCK = 7_104_733
+
+
+@contextmanager
+def schema_lock(database: Database) -> Iterator[None]:
+    if not database.is_postgres:
+        yield
+        return
+    import psycopg
+
+    with psycopg.connect(database.url, autocommit=True) as connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            yield
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
+
+
 def open_store(database_url: str) -> Store:
-    return Store(env=Database(database_url).env())
+    database = Database(database_url)
+    with schema_lock(database):
+        return Store(env=database.env())

@@ -119,3 +119,24 @@ def test_a_killed_projection_process_resumes_without_loss_or_duplicates(tmp_path
     resumed = snapshot(models)
     models.rebuild()
     assert snapshot(models) == resumed
+
+
+def test_replicas_starting_together_on_an_empty_postgresql_both_start(postgres_url: str) -> None:
+    """Table creation is serialised by an advisory lock (two replicas, one empty database)."""
+    import threading
+
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            store = open_store(postgres_url)
+            ReadModels(store, Database(postgres_url)).close()
+        except BaseException as failure:
+            failures.append(failure)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
