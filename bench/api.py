@@ -139,13 +139,18 @@ def drive_process(
     return asyncio.run(drive_part(*args))
 
 
-def drive(url: str, games: int, seconds: float, clients: int, think: float) -> dict[str, Any]:
+def drive(
+    urls: list[str], games: int, seconds: float, clients: int, think: float
+) -> dict[str, Any]:
     """Split the games over ``clients`` load-generating processes (one alone is the bottleneck)."""
     from concurrent.futures import ProcessPoolExecutor
 
     shares = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
     firsts = [sum(shares[:i]) for i in range(clients)]
-    jobs = [(url, f, n, seconds, think) for f, n in zip(firsts, shares, strict=True)]
+    jobs = [
+        (urls[i % len(urls)], f, n, seconds, think)
+        for i, (f, n) in enumerate(zip(firsts, shares, strict=True))
+    ]
     with ProcessPoolExecutor(clients) as pool:
         parts = list(pool.map(drive_process, jobs))
     latencies = sorted(x for part in parts for x in part[0])
@@ -197,6 +202,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=2, help="load-generating processes")
     parser.add_argument(
+        "--servers", type=int, default=1, help="server processes on the one database"
+    )
+    parser.add_argument(
         "--think-ms", type=float, default=0, help="mean think time between a player's actions"
     )
     args = parser.parse_args()
@@ -218,23 +226,24 @@ def main() -> None:
                 with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
                     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-        port = free_port()
-        server = start_server(database_url, port)
+        ports = [free_port() for _ in range(args.servers)]
+        servers = [start_server(database_url, port) for port in ports]
         try:
             figures = drive(
-                f"http://127.0.0.1:{port}",
+                [f"http://127.0.0.1:{port}" for port in ports],
                 args.games,
                 args.seconds,
                 args.clients,
                 args.think_ms / 1000,
             )
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            for server in servers:
+                server.terminate()
+                server.wait(timeout=30)
             if cleanup:
                 cleanup()
         print(
-            f"{store:8s} think={args.think_ms:.0f}ms games={args.games:3d} "
+            f"{store:8s} servers={args.servers} think={args.think_ms:.0f}ms games={args.games:3d} "
             f"actions={figures['actions']:6d} "
             f"in {figures['seconds']:.1f}s  {figures['actions_per_s']:7.1f} actions/s  "
             f"act p50={figures['p50_ms']:.1f} ms p99={figures['p99_ms']:.1f} ms  "
