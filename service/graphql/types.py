@@ -194,6 +194,14 @@ class Game:
     def version(self) -> int:
         return int(self._game.version)
 
+    @strawberry.field(description="Undo is allowed at this table (false: ranked play).")
+    def undo_allowed(self) -> bool:
+        return self._table.undo_allowed
+
+    @strawberry.field(description="The secret seed, revealed once the game is over (else null).")
+    def seed(self) -> str | None:
+        return self._table.seed if views.is_revealed(self._table) else None
+
     @strawberry.field(description="Commitment (SHA-256) to the secret seed of the game.")
     def seed_commitment(self) -> str:
         return self._table.seed_commitment
