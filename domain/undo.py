@@ -89,14 +89,16 @@ def judge(table: Table, seat: int, to_version: int) -> Verdict:
 
 
 def last_own_start(table: Table, seat: int) -> int | None:
-    """The version to go back to for taking back the seat's last command, if it is its own."""
-    if not table.history:
-        return None
-    groups = commands_after(table, 0)
-    last = groups[-1]
-    if last[0].by_seat != seat:
-        return None
-    return last[0].version - 1
+    """The version to go back to for taking back the seat's last action: the start of its last
+    command, provided only bots (who accept) acted after it; ``None`` otherwise."""
+    bots = set(table.bot_seats())
+    for group in reversed(commands_after(table, 0)):
+        actor = group[0].by_seat
+        if actor == seat:
+            return group[0].version - 1
+        if actor not in bots:
+            return None
+    return None
 
 
 def can_undo(table: Table, seat: int | None) -> Verdict:
