@@ -3,7 +3,8 @@
 Every key of the JSON view is a field of the same name (camelCased by strawberry). Keys present
 only for some viewers (``market.pair``, ``hidden``) or only on one side of a site (obelisks A/B)
 are nullable and null when the key is absent. ``pending.options`` are action objects, the input
-of the ``act`` mutation, so they stay ``JSON`` (as ``Game.legalActions`` does).
+of the ``act`` mutation, so they stay ``JSON`` (as ``Game.legalActions`` does). ``market`` is
+nullable although always there, so that it merges with ``AmunReState.market`` in one query.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ class ImhotepOptions:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepOptions:
-        return cls(sides=ImhotepSides.of(d["sides"]), wrath_of_the_pharaoh=d["wrath_of_the_pharaoh"])
+        return cls(
+            sides=ImhotepSides.of(d["sides"]), wrath_of_the_pharaoh=d["wrath_of_the_pharaoh"]
+        )
 
 
 @strawberry.type
@@ -229,7 +232,7 @@ class ImhotepRoundCard:
 
 @strawberry.type
 class ImhotepPending:
-    kind: str = strawberry.field(description='"turn" or the kind of the pending decision.')
+    kind: str = strawberry.field(description='Either "turn" or the kind of the pending decision.')
     owner: int
     options: list[JSON] | None = strawberry.field(
         description="The legal actions (as for `act`), for the owner only (or after the game)."
@@ -304,7 +307,10 @@ class ImhotepState:
     players: list[ImhotepPlayer]
     ships: list[ImhotepShip]
     docks: ImhotepDocks
-    market: ImhotepMarket
+    market: ImhotepMarket | None = strawberry.field(
+        description="Never null for Imhotep; nullable like AmunReState.market so that one query "
+        "can select `market` in both members of GameView."
+    )
     sites: ImhotepSites
     discard_pile: list[str]
     draw_pile_count: int
