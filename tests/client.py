@@ -74,7 +74,8 @@ async def subscribe(
     import websockets
 
     payloads: list[dict[str, Any]] = []
-    async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+    # max_queue=None: a client that stops reading early must still see the close frame
+    async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"], max_queue=None) as ws:  # type: ignore[list-item]
         init: dict[str, Any] = {"type": "connection_init"}
         if token:
             init["payload"] = {"authorization": f"Bearer {token}"}

@@ -19,10 +19,21 @@ from service.errors import PapyrusError
 log = logging.getLogger("papyrus.graphql")
 
 
-def public_error(error: GraphQLError) -> GraphQLError:
+def root_cause(error: GraphQLError) -> BaseException | None:
     original = error.original_error
     while isinstance(original, GraphQLError) and original.original_error is not None:
         original = original.original_error
+    return original
+
+
+def is_unexpected(error: GraphQLError) -> bool:
+    """A bug (masked as INTERNAL), as opposed to a refused command or a bad query."""
+    original = root_cause(error)
+    return original is not None and not isinstance(original, (PapyrusError, GraphQLError))
+
+
+def public_error(error: GraphQLError) -> GraphQLError:
+    original = root_cause(error)
     if isinstance(original, PapyrusError):
         extensions: dict[str, Any] = {"code": original.code}
         if original.rule:

@@ -23,7 +23,7 @@ from service import views
 from service.errors import BadInput
 from service.games import Caller
 from service.graphql.context import Context
-from service.graphql.errors import PublicErrors
+from service.graphql.errors import PublicErrors, is_unexpected
 from service.graphql.readtypes import (
     GameStatistics,
     GameSummary,
@@ -453,7 +453,15 @@ def summary_connection(
     )
 
 
-schema = strawberry.Schema(
+class PapyrusSchema(strawberry.Schema):
+    def process_errors(self, errors: list[Any], execution_context: Any = None) -> None:
+        """Log bugs only: a refused command or a bad query is the client's business."""
+        unexpected = [e for e in errors if is_unexpected(e)]
+        if unexpected:
+            super().process_errors(unexpected, execution_context)
+
+
+schema = PapyrusSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,

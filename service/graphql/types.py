@@ -16,6 +16,7 @@ from service import views
 from service.errors import BadInput
 from service.games import Caller
 from service.graphql.context import Context
+from service.graphql.gameviews import GameView, typed_view
 from service.store import GameTable
 
 MAX_PAGE = 200
@@ -243,6 +244,14 @@ class Game:
     @strawberry.field(description="The game state as the caller may see it.")
     def state(self) -> JSON:
         return JSON(views.state(self._table, self._caller))
+
+    @strawberry.field(
+        description="The caller's view as typed GraphQL (the same information as `state`); "
+        "null before the game starts."
+    )
+    def view(self) -> GameView | None:
+        shown = views.state(self._table, self._caller)
+        return typed_view(self._table.kind, shown) if shown else None
 
     @strawberry.field(description="Exactly the actions `act` accepts from the caller now.")
     def legal_actions(self) -> list[JSON]:
