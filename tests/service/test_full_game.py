@@ -58,8 +58,15 @@ def test_four_players_play_imhotep_over_graphql_with_a_live_subscriber(server) -
     last = spectator.payloads[-1]["data"]["gameEvents"]
     assert last["type"] == "game_finished"
     assert last["data"]["scores"] == final["result"]["scores"]
-    state = players[0].gql("query($g: ID!) { game(id: $g) { state } }", {"g": game_id})["game"]
+    state = players[0].gql(
+        "query($g: ID!) { game(id: $g) { state view { __typename ... on ImhotepState "
+        "{ round gameOver players { seat score } } } } }",
+        {"g": game_id},
+    )["game"]
     assert [p["score"] for p in state["state"]["players"]] == final["result"]["scores"]
+    typed = state["view"]
+    assert typed["__typename"] == "ImhotepState" and typed["gameOver"] is True
+    assert [p["score"] for p in typed["players"]] == final["result"]["scores"]
 
 
 def test_four_players_play_imhotep_over_rest(server) -> None:  # type: ignore[no-untyped-def]
