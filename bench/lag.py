@@ -119,14 +119,24 @@ async def subscriber(
                 return
 
 
-async def drive(
-    urls: list[str], rate: float, seconds: float, games: int
-) -> dict[tuple[str, int], float]:
-    front = urls[0]
-    ws_url = urls[-1].replace("http", "ws") + "/graphql"
+async def subscribe_all(ws_url: str, game_ids: list[str], seconds: float) -> dict[str, float]:
+    """Subscribe to every game for ``seconds``; the arrival time of each (game, version)."""
     arrivals: dict[tuple[str, int], float] = {}
     stop = asyncio.Event()
-    async with aiohttp.ClientSession(front, connector=aiohttp.TCPConnector(limit=64)) as session:
+    tasks = [asyncio.create_task(subscriber(ws_url, g, arrivals, stop)) for g in game_ids]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {f"{g}/{v}": t for (g, v), t in arrivals.items()}
+
+
+def subscriber_process(ws_url: str, game_ids: list[str], seconds: float, out: Any) -> None:
+    """Runs in its own process so that the load generator cannot delay what it measures."""
+    out.put(asyncio.run(subscribe_all(ws_url, game_ids, seconds)))
+
+
+async def prepare(url: str, games: int) -> tuple[list[str], list[str]]:
+    async with aiohttp.ClientSession(url) as session:
         tokens = []
         for i in range(4):
             data = await gql(
@@ -135,15 +145,15 @@ async def drive(
                 {"n": f"lag-{i}"},
             )
             tokens.append(data["registerPlayer"]["token"])
-
-        async def new_game() -> str:
+        ids = []
+        for _ in range(games):
             created = await gql(
                 session,
                 "mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }",
                 {},
                 tokens[0],
             )
-            game_id = created["createGame"]["id"]
+            game_id = str(created["createGame"]["id"])
             for seat, token in enumerate(tokens):
                 await gql(
                     session,
@@ -151,69 +161,89 @@ async def drive(
                     {"g": game_id, "s": seat},
                     token,
                 )
-            return str(game_id)
+            ids.append(game_id)
+    return tokens, ids
 
-        subscriptions = []
-        ids = [await new_game() for _ in range(games)]
-        for game_id in ids:
-            subscriptions.append(asyncio.create_task(subscriber(ws_url, game_id, arrivals, stop)))
-        await asyncio.sleep(1.0)
-        rng = random.Random(1)
-        interval = 1.0 / rate
-        started = time.monotonic()
-        next_at = started
-        count = 0
-        pending: set[asyncio.Task[None]] = set()
-        busy: set[str] = set()
 
-        active: dict[str, list[int]] = {}
+async def drive(url: str, tokens: list[str], ids: list[str], rate: float, seconds: float) -> int:
+    """Actions at a steady ``rate``: one read of the acting seat's legal actions, one act."""
+    rng = random.Random(1)
+    active: dict[str, list[int]] = {}
+    busy: set[str] = set()
+    live = list(ids)
+    pending: set[asyncio.Task[None]] = set()
+    acted = 0
+    async with aiohttp.ClientSession(url, connector=aiohttp.TCPConnector(limit=64)) as session:
 
         async def one(game_id: str) -> None:
-            """One action: the seat to act is known from the last answer (one read, one act)."""
+            nonlocal acted
             try:
-                seats = active.get(game_id) or [0, 1, 2, 3]
-                seat = rng.choice(seats)
+                seat = rng.choice(active.get(game_id) or [0, 1, 2, 3])
                 game = (await gql(session, READ, {"g": game_id}, tokens[seat]))["game"]
                 if game["status"] != "ACTIVE":
-                    ids.remove(game_id)
-                    fresh = await new_game()
-                    ids.append(fresh)
-                    subscriptions.append(
-                        asyncio.create_task(subscriber(ws_url, fresh, arrivals, stop))
-                    )
+                    live.remove(game_id)
                     return
                 if not game["legalActions"]:
                     active[game_id] = game["activeSeats"]
                     return
-                result = await gql(
-                    session,
-                    ACT,
-                    {"g": game_id, "a": rng.choice(game["legalActions"])},
-                    tokens[seat],
-                )
+                action = rng.choice(game["legalActions"])
+                result = await gql(session, ACT, {"g": game_id, "a": action}, tokens[seat])
                 active[game_id] = result["act"]["game"]["activeSeats"]
+                acted += 1
             finally:
                 busy.discard(game_id)
 
-        while time.monotonic() - started < seconds:
-            free = [g for g in ids if g not in busy]
+        started = time.monotonic()
+        next_at = started
+        while time.monotonic() - started < seconds and live:
+            free = [g for g in live if g not in busy]
             if free:
                 game_id = rng.choice(free)
                 busy.add(game_id)
                 task = asyncio.create_task(one(game_id))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
-                count += 1
-            next_at += interval
+            next_at += 1.0 / rate
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
         await asyncio.gather(*pending)
-        print(
-            f"sent {count} actions in {time.monotonic() - started:.1f}s ({count / seconds:.0f}/s)"
-        )
-        await asyncio.sleep(2.0)
-        stop.set()
-        await asyncio.gather(*subscriptions, return_exceptions=True)
-    return arrivals
+        elapsed = time.monotonic() - started
+        print(f"{acted} actions in {elapsed:.1f}s ({acted / elapsed:.0f} actions/s)")
+    return acted
+
+
+def drive_direct(
+    database_url: str, ids: list[str], names: list[str], rate: float, seconds: float
+) -> int:
+    """The same load through the application layer in this process (no HTTP): isolates the
+    path from commit to read model and to subscriber from the cost of serving requests."""
+    from service import views
+    from service.games import Caller, Games
+    from service.store import open_store
+
+    games = Games(open_store(database_url))
+    callers: dict[int, Caller] = {}
+    rng = random.Random(1)
+    live = list(ids)
+    acted = 0
+    started = time.monotonic()
+    next_at = started
+    while time.monotonic() - started < seconds and live:
+        game_id = rng.choice(live)
+        table = games.get(game_id).table
+        if table.status != "ACTIVE":
+            live.remove(game_id)
+            continue
+        seat = rng.choice(views.active_seats(table))
+        holder = table.holders[seat]
+        assert holder is not None and holder.player_id is not None
+        caller = callers.setdefault(seat, Caller(holder.player_id, holder.name))
+        games.act(caller, game_id, rng.choice(views.legal_actions(table, caller)))
+        acted += 1
+        next_at += 1.0 / rate
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    elapsed = time.monotonic() - started
+    print(f"{acted} actions in {elapsed:.1f}s ({acted / elapsed:.0f} actions/s), in-process writer")
+    return acted
 
 
 class PositionMonitor(threading.Thread):
@@ -249,7 +279,12 @@ def main() -> None:
     )
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--games", type=int, default=64, help="tables played at once")
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="act through the application layer in this process instead of over HTTP",
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument(
         "--projection-process",
@@ -281,12 +316,30 @@ def main() -> None:
                 stdout=subprocess.DEVNULL,
             )
             servers.append((worker, ""))
+        urls = [url for _, url in servers if url]
+        tokens, ids = asyncio.run(prepare(urls[0], args.games))
+        ws_url = urls[-1].replace("http", "ws") + "/graphql"
+        import multiprocessing
+
+        spawn = multiprocessing.get_context("spawn")
+        out = spawn.Queue()
+        listener = spawn.Process(
+            target=subscriber_process, args=(ws_url, ids, args.seconds + 5, out)
+        )
+        listener.start()
+        time.sleep(3.0)  # every subscriber is connected before the load starts
         monitor = PositionMonitor(database_url)
         monitor.start()
-        arrivals = asyncio.run(
-            drive([url for _, url in servers if url], args.rate, args.seconds, args.games)
-        )
-        time.sleep(1.0)
+        load_started = time.time()  # events before this were caught up, not live
+        if args.direct:
+            drive_direct(database_url, ids, [], args.rate, args.seconds)
+        else:
+            asyncio.run(drive(urls[0], tokens, ids, args.rate, args.seconds))
+        arrivals = {
+            (key.rsplit("/", 1)[0], int(key.rsplit("/", 1)[1])): t for key, t in out.get().items()
+        }
+        listener.join(timeout=30)
+        time.sleep(0.5)
         monitor.stop.set()
         monitor.join()
         with psycopg.connect(database_url, autocommit=True) as db:
@@ -302,12 +355,12 @@ def main() -> None:
             ).timestamp()
             at[(str(originator), version)] = stamp
             by_note[note] = stamp
-        sub = [arrivals[k] - at[k] for k in arrivals if k in at]
+        sub = [arrivals[k] - at[k] for k in arrivals if k in at and at[k] >= load_started]
         rm = []
         reached = monitor.reached
         for note, stamp in by_note.items():
             when = next((t for position, t in reached if position >= note), None)
-            if when is not None and stamp >= reached[0][1]:
+            if when is not None and stamp >= load_started:
                 rm.append(when - stamp)
         for label, values in (("subscriber", sub), ("read model", rm)):
             if values:
