@@ -416,50 +416,81 @@ class ReadModels:
                     return applied
 
     def _batch(self, chosen: tuple[str, ...]) -> int:
+        """One batch, in one transaction with the projections' write lock.
+
+        On PostgreSQL the tracking rows are locked ``FOR UPDATE SKIP LOCKED`` (another process
+        already catching up does the work). SQLite has one writer for the whole file, shared
+        with the event store: the events are read and folded first, and the write lock is held
+        only to check that nobody moved meanwhile and to write the rows.
+        """
+        if self.sql.postgres:
+            with self.sql.tx() as cur:
+                positions = self._positions(cur, chosen, " FOR UPDATE SKIP LOCKED")
+                notes = self._notes(positions)
+                if not notes:
+                    return 0
+                self._apply(cur, positions, self._steps(notes), notes[-1].id)
+                return len(notes)
+        with self.sql.read() as cur:
+            positions = self._positions(cur, chosen, "")
+        notes = self._notes(positions)
+        if not notes:
+            return 0
+        steps = self._steps(notes)
         with self.sql.tx() as cur:
-            marks = ", ".join("?" for _ in chosen)
-            # Another process already catching up holds the rows: skip, it does the work.
-            lock = " FOR UPDATE SKIP LOCKED" if self.sql.postgres else ""
-            rows = cur.execute(
-                f"SELECT projection, position FROM papyrus_tracking WHERE projection IN ({marks})"
-                f" ORDER BY projection{lock}",
-                chosen,
-            ).all()
-            positions = {name: int(position) for name, position in rows}
-            if not positions:
-                return 0
-            # Every notification is read (players' too, skipped here), so that a position
-            # reaches the head of the log and "current" means current.
-            notes = self.store.recorder.select_notifications(
-                min(positions.values()) + 1, BATCH
-            )
-            if not notes:
-                return 0
-            try:
-                steps = [
-                    self._folder.step(
-                        str(uuid.UUID(str(note.originator_id))),
-                        entry_of(self.store.mapper.to_domain_event(note)),
-                        note.id,
-                    )
-                    for note in notes
-                    if note.topic in TOPICS
-                ]
-                for name, position in positions.items():
-                    self.projections[name].apply_batch(
-                        cur, [step for step in steps if step.position > position]
-                    )
-            except Exception:
-                self._folder = Folder(self.store)  # it may be ahead of what gets rolled back
-                for name in positions:
-                    self.projections[name].reset()
-                raise
-            for name, position in positions.items():
-                cur.execute(
-                    "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
-                    (max(position, notes[-1].id), name),
+            if self._positions(cur, chosen, "") != positions:  # another process moved on
+                self._folder = Folder(self.store)
+                return len(notes)
+            self._apply(cur, positions, steps, notes[-1].id)
+        return len(notes)
+
+    def _positions(self, cur: Cursor, chosen: tuple[str, ...], lock: str) -> dict[str, int]:
+        marks = ", ".join("?" for _ in chosen)
+        rows = cur.execute(
+            f"SELECT projection, position FROM papyrus_tracking WHERE projection IN ({marks})"
+            f" ORDER BY projection{lock}",
+            chosen,
+        ).all()
+        return {name: int(position) for name, position in rows}
+
+    def _notes(self, positions: dict[str, int]) -> list[Any]:
+        """Every notification after the lowest position (players' too: a position must be able
+        to reach the head of the log, so that "current" means current)."""
+        if not positions:
+            return []
+        return list(self.store.recorder.select_notifications(min(positions.values()) + 1, BATCH))
+
+    def _steps(self, notes: list[Any]) -> list[Step]:
+        try:
+            return [
+                self._folder.step(
+                    str(uuid.UUID(str(note.originator_id))),
+                    entry_of(self.store.mapper.to_domain_event(note)),
+                    note.id,
                 )
-            return len(notes)
+                for note in notes
+                if note.topic in TOPICS
+            ]
+        except Exception:
+            self._folder = Folder(self.store)
+            raise
+
+    def _apply(self, cur: Cursor, positions: dict[str, int], steps: list[Step], last: int) -> None:
+        try:
+            for name, position in positions.items():
+                self.projections[name].apply_batch(
+                    cur, [step for step in steps if step.position > position]
+                )
+        except Exception:
+            self._folder = Folder(self.store)  # it may be ahead of what gets rolled back
+            for name in positions:
+                self.projections[name].reset()
+            raise
+        for name, position in positions.items():
+            cur.execute(
+                "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
+                (max(position, last), name),
+            )
 
     def rebuild(self, names: tuple[str, ...] | None = None) -> int:
         """Drop the named read models (all by default) and apply the whole log again."""
@@ -609,6 +640,7 @@ class Worker:
             try:
                 self.models.catch_up()
                 failures = 0
+                self._stop.wait(0.01)  # let a burst of events gather into one batch
             except Exception:  # loud, then retry from the last committed position
                 failures += 1
                 log.exception("read model catch-up failed (attempt %d); retrying", failures)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import unquote, urlparse
 
+import eventsourcing.persistence
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
@@ -33,6 +34,13 @@ from domain import table as tables
 from domain.contract import JSON, Event
 from domain.log import GENESIS, Entry, entry_hash
 from domain.registry import rules_for
+
+#: failures of the store itself (down, locked, out of connections): UNAVAILABLE to clients
+STORE_FAILURES: tuple[type[BaseException], ...] = (
+    eventsourcing.persistence.OperationalError,
+    eventsourcing.persistence.InterfaceError,
+    eventsourcing.persistence.ConnectionUnavailableError,
+)
 
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
 
@@ -250,7 +258,12 @@ class Database:
                 "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
                 "POSTGRES_PRE_PING": "y",
             }
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": self.sqlite_path}
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": self.sqlite_path,
+            # one writer at a time on a SQLite file: wait for it rather than fail
+            "SQLITE_LOCK_TIMEOUT": os.environ.get("PAPYRUS_SQLITE_LOCK_TIMEOUT", "30"),
+        }
 
     @property
     def sqlite_path(self) -> str:
