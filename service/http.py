@@ -23,6 +23,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from domain import table as tables
+from service.breaker import Breaker
 from service.feed import Feed
 from service.games import Games
 from service.graphql.context import Context
@@ -63,6 +64,7 @@ class Runtime:
         self.feed = Feed(self.store, self.database.is_postgres)
         self.feed.subscribe(self.on_event)
         self.executor = ThreadPoolExecutor(settings.workers, thread_name_prefix="papyrus")
+        self.breaker = Breaker()
 
     def on_event(self, game_id: str, version: int, kind: str) -> None:
         """Any process recorded an event: wake this process's subscribers and read models."""
@@ -84,6 +86,7 @@ class Runtime:
             hub=self.hub,
             readmodels=self.readmodels,
             executor=self.executor,
+            breaker=self.breaker,
             authorization=authorization,
             request=request,
         )
@@ -160,18 +163,36 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
+    """The event store answers a query within a few seconds (checked directly, without the
+    library's retries, so that an orchestrator gets its answer quickly)."""
     runtime: Runtime = request.app.state.runtime
     try:
-        await asyncio.get_running_loop().run_in_executor(
-            runtime.executor,
-            runtime.store.recorder.max_notification_id,
+        await asyncio.wait_for(
+            asyncio.get_running_loop().run_in_executor(None, probe, runtime.database), 5.0
         )
     except Exception as failure:  # the store is what we check: any failure means not ready
+        runtime.breaker.trip()
         return JSONResponse(
             {"status": "unavailable", "code": "UNAVAILABLE", "detail": str(failure)[:200]},
             status_code=503,
         )
     return JSONResponse({"status": "ok"})
+
+
+def probe(database: Database) -> None:
+    if database.is_postgres:
+        import psycopg
+
+        with psycopg.connect(database.url, connect_timeout=3, autocommit=True) as connection:
+            connection.execute("SELECT 1")
+        return
+    import sqlite3
+
+    lite = sqlite3.connect(f"file:{database.sqlite_path}?mode=ro", uri=True, timeout=3)
+    try:
+        lite.execute("SELECT count(*) FROM sqlite_master")
+    finally:
+        lite.close()
 
 
 async def index(request: Request) -> Response:

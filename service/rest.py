@@ -19,7 +19,6 @@ from domain import table as tables
 from service import views
 from service.errors import BadInput, NotFound, PapyrusError, Unauthenticated
 from service.games import Caller
-from service.graphql.context import guarded
 from service.openapi import OPENAPI
 
 MAX_LIMIT = 200
@@ -58,7 +57,9 @@ def runtime(request: Request) -> Any:
 
 async def run(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(runtime(request).executor, lambda: guarded(fn, *args))
+    return await loop.run_in_executor(
+        runtime(request).executor, lambda: runtime(request).breaker.call(fn, *args)
+    )
 
 
 async def caller_of(request: Request) -> Caller:

@@ -253,7 +253,7 @@ class Database:
                 "POSTGRES_PASSWORD": unquote(parts.password or ""),
                 "POSTGRES_POOL_SIZE": os.environ.get("PAPYRUS_POOL_SIZE", "10"),
                 "POSTGRES_MAX_OVERFLOW": "10",
-                "POSTGRES_CONNECT_TIMEOUT": "5",
+                "POSTGRES_CONNECT_TIMEOUT": os.environ.get("PAPYRUS_CONNECT_TIMEOUT", "3"),
                 "POSTGRES_LOCK_TIMEOUT": "5",
                 "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
                 "POSTGRES_PRE_PING": "y",

@@ -20,7 +20,7 @@ class Client:
     def __init__(self, base_url: str, token: str | None = None) -> None:
         self.base_url = base_url
         self.token = token
-        self.http = httpx.Client(base_url=base_url, timeout=30)
+        self.http = httpx.Client(base_url=base_url, timeout=90)
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}

@@ -8,24 +8,14 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from service.errors import PapyrusError, Unavailable
+from service.breaker import Breaker
+from service.errors import PapyrusError
 from service.games import Caller, Games
 from service.hub import Hub
 from service.readmodels import ReadModels
-from service.store import STORE_FAILURES
 from service.timeline import Timeline
 
 T = TypeVar("T")
-
-
-def guarded(fn: Callable[..., T], *args: Any) -> T:
-    """Store work; an unreachable or overloaded store is ``UNAVAILABLE``, not a bug."""
-    try:
-        return fn(*args)
-    except STORE_FAILURES as failure:
-        raise Unavailable(
-            "The event store is unreachable or too busy right now; try again shortly."
-        ) from failure
 
 
 @dataclass
@@ -35,6 +25,7 @@ class Context:
     hub: Hub
     readmodels: ReadModels
     executor: Executor
+    breaker: Breaker
     authorization: str | None = None
     _caller: Caller | None = None
     connection_params: dict[str, Any] | None = None
@@ -64,4 +55,4 @@ class Context:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking store work (the library is synchronous) on the sized executor."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, lambda: guarded(fn, *args))
+        return await loop.run_in_executor(self.executor, lambda: self.breaker.call(fn, *args))

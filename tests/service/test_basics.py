@@ -106,3 +106,23 @@ def test_an_unknown_game_is_null_in_graphql_and_not_found_elsewhere(server) -> N
     assert failure.code == "NOT_FOUND"
     response = alice.rest("GET", f"/games/{missing}")
     assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
+
+
+def test_a_lost_database_is_unavailable_not_internal(postgres_url: str) -> None:
+    """API.md: UNAVAILABLE 503 when the event store cannot be reached; never a 500."""
+    import psycopg
+
+    from tests.conftest import POSTGRES_URL, Server
+
+    with Server(postgres_url) as running:
+        client = Client(running.url)
+        assert client.http.get("/readyz").status_code == 200
+        name = postgres_url.rsplit("/", 1)[1]
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        ready = client.http.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["code"] == "UNAVAILABLE"
+        failure = client.error('mutation { registerPlayer(name: "Ana") { token } }')
+        assert failure.code == "UNAVAILABLE"
+        response = client.rest("POST", "/players", json={"name": "Ana"})
+        assert response.status_code == 503 and response.json()["code"] == "UNAVAILABLE"
