@@ -243,8 +243,7 @@ class Games:
     def _take_seat(
         self, game_id: str, seat: int | None, player_id: str | None, name: str, bot: str | None
     ) -> GameTable:
-        for _ in range(MAX_RETRIES):
-            game = self._load_for_command(game_id)
+        def decide(game: GameTable) -> None:
             table = game.table
             if table.status != tables.OPEN:
                 raise GameNotActive("This table is no longer open: every seat is taken.")
@@ -268,9 +267,9 @@ class Games:
             if len(free) == 1:
                 self._start(game)
             self._run_bots(game)
-            if self._try_save(game) is not None:
-                return game
-        raise Conflict("The table changed too often while taking the seat; try again.")
+
+        game, _ = self.command(game_id, decide)
+        return game
 
     def abandon_game(self, caller: Caller, game_id: str, reason: str | None) -> GameTable:
         """Close a table without a result: its creator while it is open, a seated player after."""
@@ -278,12 +277,12 @@ class Games:
         assert caller.player_id is not None
         if reason is not None and len(reason) > 200:
             raise BadInput("A reason has at most 200 characters.")
-        for _ in range(MAX_RETRIES):
-            game = self._load_for_command(game_id)
+
+        def decide(game: GameTable) -> None:
             table = game.table
             if table.status not in (tables.OPEN, tables.ACTIVE):
                 raise GameNotActive(f"This game is already {table.status.lower()}.")
-            seated = bool(table.seats_of(caller.player_id))
+            seated = bool(table.seats_of(caller.player_id or ""))
             if table.status == tables.OPEN and caller.player_id != table.created_by and not seated:
                 raise Forbidden("Only the creator or a seated player may close an open table.")
             if table.status == tables.ACTIVE and not seated:
@@ -292,9 +291,9 @@ class Games:
                 Event(tables.GAME_ABANDONED, {"reason": reason or "abandoned", "by": caller.name}),
                 actor=caller.player_id,
             )
-            if self._try_save(game) is not None:
-                return game
-        raise Conflict("The game changed too often; try again.")
+
+        game, _ = self.command(game_id, decide)
+        return game
 
     def _start(self, game: GameTable) -> None:
         table = game.table
@@ -343,12 +342,13 @@ class Games:
             if idempotency_key is not None
             else f"{caller.player_id}:{uuid.uuid4()}"
         )
-        for _ in range(MAX_RETRIES):
-            game = self._load_for_command(game_id)
+        span: list[int] = []
+
+        def decide(game: GameTable) -> None:
             if command in game.commands:
-                return self._repeat(game_id, game, command)
+                raise AlreadyDone
             table = game.table
-            seats = table.seats_of(caller.player_id)
+            seats = table.seats_of(caller.player_id or "")
             if not seats:
                 raise Forbidden("You do not hold a seat at this table; spectators cannot act.")
             if table.status != tables.ACTIVE:
@@ -377,13 +377,32 @@ class Games:
                 raise PapyrusError(refused.message, code=refused.code, rule=refused.rule) from None
             self._record_steps(game, steps, seat, action, caller.player_id, command)
             self._finish_if_over(game, rules)
-            last = game.version
+            span[:] = [first, game.version]
             self._run_bots(game)
+
+        try:
+            game, saved = self.command(game_id, decide)
+        except AlreadyDone as done:
+            first, last = done.game.commands[command]
+            return self.get(game_id), self._range(game_id, first, last)
+        return game, [e for e in saved if span[0] <= e.version <= span[1]]
+
+    def command(
+        self, game_id: str, decide: Callable[[GameTable], None]
+    ) -> tuple[GameTable, list[Entry]]:
+        """Load, decide, save (the shape of every command). ``decide`` records the entries on
+        the game or raises; when another writer saved first, the command is decided again on
+        the fresh game (whose own checks tell a real conflict from a harmless one)."""
+        for _ in range(MAX_RETRIES):
+            game = self._load_for_command(game_id)
+            try:
+                decide(game)
+            except AlreadyDone as done:
+                done.game = game
+                raise
             saved = self._try_save(game)
             if saved is not None:
-                return game, [r for r in saved if first <= r.version <= last]
-            # Another writer got there first: decide again on the new state; the version
-            # check above tells a real conflict from a simultaneous step.
+                return game, saved
         raise Conflict("The game changed too often while deciding; try again.")
 
     # -- internals ----------------------------------------------------------------------------
@@ -423,12 +442,6 @@ class Games:
             return None
         self._saved(game)
         return [entry_of(r.domain_event) for r in recordings]
-
-    def _repeat(
-        self, game_id: str, game: GameTable, command: str
-    ) -> tuple[GameTable, list[Recorded]]:
-        first, last = game.commands[command]
-        return self.get(game_id), self._range(game_id, first, last)
 
     def _range(self, game_id: str, first: int, last: int) -> list[Recorded]:
         return [e for e in self.events(game_id, after=first - 1, limit=last - first + 1)]
@@ -481,6 +494,12 @@ class Games:
             self._record_steps(game, steps, seat, action, None, f"bot:{seat}:{game.version}")
             self._finish_if_over(game, rules)
             table = game.table
+
+
+class AlreadyDone(Exception):
+    """The command's idempotency key is already in the game: answer with what it did."""
+
+    game: GameTable
 
 
 def require_player(caller: Caller) -> None:

@@ -17,8 +17,8 @@ from domain.contract import Event
 from domain.log import Entry
 from domain.randomness import commitment
 from domain.registry import KINDS, rules_for
-from service.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
-from service.games import MAX_RETRIES, Caller, Games, require_player
+from service.errors import BadInput, Forbidden, GameNotActive, PapyrusError
+from service.games import Caller, Games, require_player
 from service.store import GameTable, open_table
 
 EXPORT_FORMAT = "papyrus-game"
@@ -53,10 +53,10 @@ class Timeline:
     def request_undo(self, caller: Caller, game_id: str, to_version: int | None) -> GameTable:
         require_player(caller)
         assert caller.player_id is not None
-        for _ in range(MAX_RETRIES):
-            game = self.games._load_for_command(game_id)
+
+        def decide(game: GameTable) -> None:
             table = game.table
-            seats = table.seats_of(caller.player_id)
+            seats = table.seats_of(caller.player_id or "")
             if not seats:
                 raise Forbidden("Only a seated player may ask to take actions back.")
             seat, target = self._target(table, seats, to_version)
@@ -67,19 +67,19 @@ class Timeline:
                 raise IllegalUndo(verdict.reason, rule="undo policy")
             if verdict.immediate:
                 self._undo(game, seat, target, None, caller.player_id)
-            else:
-                game.record(
-                    Event(
-                        tables.UNDO_REQUESTED,
-                        {"to_version": target, "seat": seat, "waiting": list(verdict.waiting)},
-                        seat,
-                    ),
-                    by_seat=seat,
-                    actor=caller.player_id,
-                )
-            if self.games._try_save(game) is not None:
-                return game
-        raise Conflict("The game changed too often; try again.")
+                return
+            game.record(
+                Event(
+                    tables.UNDO_REQUESTED,
+                    {"to_version": target, "seat": seat, "waiting": list(verdict.waiting)},
+                    seat,
+                ),
+                by_seat=seat,
+                actor=caller.player_id,
+            )
+
+        game, _ = self.games.command(game_id, decide)
+        return game
 
     def _target(
         self, table: tables.Table, seats: list[int], to_version: int | None
@@ -102,13 +102,13 @@ class Timeline:
     def answer_undo(self, caller: Caller, game_id: str, accept: bool) -> GameTable:
         require_player(caller)
         assert caller.player_id is not None
-        for _ in range(MAX_RETRIES):
-            game = self.games._load_for_command(game_id)
+
+        def decide(game: GameTable) -> None:
             table = game.table
             request = table.undo_request
             if request is None:
                 raise IllegalUndo("There is no undo request to answer.", rule="undo policy")
-            asked = [s for s in table.seats_of(caller.player_id) if s in request.waiting]
+            asked = [s for s in table.seats_of(caller.player_id or "") if s in request.waiting]
             if not asked:
                 raise Forbidden("Your answer is not needed for this undo request.")
             for seat in asked:
@@ -124,9 +124,9 @@ class Timeline:
             pending = game.table.undo_request
             if accept and pending is not None and not pending.waiting:
                 self._undo(game, request.seat, request.to_version, request.version, None)
-            if self.games._try_save(game) is not None:
-                return game
-        raise Conflict("The game changed too often; try again.")
+
+        game, _ = self.games.command(game_id, decide)
+        return game
 
     def _undo(
         self,
