@@ -14,38 +14,20 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import aiohttp
-import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+from bench.common import gql, start_server
 
 ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def gql(
-    client: aiohttp.ClientSession, query: str, variables: dict[str, Any], token: str | None = None
-) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with client.post(
-        "/graphql", json={"query": query, "variables": variables}, headers=headers
-    ) as response:
-        body = await response.json()
-    if body.get("errors"):
-        raise RuntimeError(body["errors"])
-    return body["data"]
 
 
 async def register(client: aiohttp.ClientSession, name: str) -> str:
@@ -166,33 +148,6 @@ def drive(
     }
 
 
-def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            database_url,
-            "--log-level",
-            "warning",
-        ],
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("server did not start")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -226,11 +181,11 @@ def main() -> None:
                 with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
                     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-        ports = [free_port() for _ in range(args.servers)]
-        servers = [start_server(database_url, port) for port in ports]
+        started = [start_server(database_url) for _ in range(args.servers)]
+        servers = [process for process, _ in started]
         try:
             figures = drive(
-                [f"http://127.0.0.1:{port}" for port in ports],
+                [url for _, url in started],
                 args.games,
                 args.seconds,
                 args.clients,

@@ -29,14 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
-ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages come first
+from bench.common import gql, start_server  # noqa: E402
 
-from tests.conftest import free_port  # noqa: E402
+ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
 
 READ = "query($g: ID!) { game(id: $g) { version status activeSeats legalActions } }"
 ACT = (
@@ -44,50 +44,6 @@ ACT = (
     "{ game { version status activeSeats } } }"
 )
 EVENTS = "subscription($g: ID!) { gameEvents(gameId: $g, afterVersion: 0) { version } }"
-
-
-def start_server(database_url: str, projections: bool) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            database_url,
-            "--log-level",
-            "warning",
-            *([] if projections else ["--no-projections"]),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("server did not start")
-
-
-async def gql(
-    session: aiohttp.ClientSession, query: str, variables: dict[str, Any], token: str | None = None
-) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with session.post(
-        "/graphql", json={"query": query, "variables": variables}, headers=headers
-    ) as response:
-        body = await response.json()
-    if body.get("errors"):
-        raise RuntimeError(body["errors"])
-    return body["data"]
 
 
 async def subscriber(
@@ -300,7 +256,11 @@ def main() -> None:
     servers = []
     try:
         for _ in range(args.processes):
-            servers.append(start_server(database_url, not args.projection_process))
+            servers.append(
+                start_server(
+                    database_url, *(["--no-projections"] if args.projection_process else [])
+                )
+            )
         if args.projection_process:
             worker = subprocess.Popen(
                 [

@@ -1,0 +1,66 @@
+"""What the HTTP benchmarks share: a GraphQL call and a server process on a free port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def gql(
+    session: aiohttp.ClientSession, query: str, variables: dict[str, Any], token: str | None = None
+) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with session.post(
+        "/graphql", json={"query": query, "variables": variables}, headers=headers
+    ) as response:
+        body = await response.json()
+    if body.get("errors"):
+        raise RuntimeError(body["errors"])
+    return body["data"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(database_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``papyrus serve`` on a free loopback port, once it is ready; returns it and its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            database_url,
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("server did not start")
