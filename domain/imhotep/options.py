@@ -38,7 +38,11 @@ def normalize_options(seats: int, options: JSON | None) -> JSON:
         raise _refuse(
             f"Imhotep is for {data.MIN_PLAYERS} to {data.MAX_PLAYERS} players, not {seats}"
         )
-    options = dict(options or {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise _refuse("options must be an object of option names and values")
+    options = dict(options)
     unknown = sorted(set(options) - set(KEYS))
     if unknown:
         raise _refuse(f"unknown option(s) {', '.join(map(str, unknown))}")
