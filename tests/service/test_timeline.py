@@ -75,6 +75,10 @@ def test_a_seat_takes_back_its_own_last_action_at_once(sqlite_url: str) -> None:
     undone = [e.version for e in entries if e.version in game.table.undone]
     assert undone and all(version < v < entries[-1].version for v in undone)
     assert views.event(game.table, entries[version], players[seat])["undone"] is True
+    assert timeline.verify(game_id).ok  # the audit replays undos too
+    finish(games, players, game_id)  # play on after the undo: still a valid log to the end
+    assert timeline.verify(game_id).ok
+    assert games.get(game_id).table.status == tables.FINISHED
 
 
 def test_undo_across_another_seats_action_needs_every_other_human_to_accept(
@@ -97,6 +101,8 @@ def test_undo_across_another_seats_action_needs_every_other_human_to_accept(
             game = timeline.answer_undo(players[seat], game_id, True)
     assert game.table.undo_request is None
     assert game.table.game == state_before
+    finding = timeline.verify(game_id)
+    assert finding.ok, finding
 
 
 def test_a_refused_undo_request_changes_nothing(sqlite_url: str) -> None:
@@ -111,6 +117,7 @@ def test_a_refused_undo_request_changes_nothing(sqlite_url: str) -> None:
     timeline.request_undo(players[first], game_id, version)
     game = timeline.answer_undo(players[other], game_id, False)
     assert game.table.undo_request is None and game.table.game == state
+    assert timeline.verify(game_id).ok
 
 
 def test_bots_accept_and_the_human_takes_back_at_once(sqlite_url: str) -> None:
