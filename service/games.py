@@ -162,10 +162,12 @@ class Games:
             ident = uuid.UUID(str(game_id))
         except ValueError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
-        stored = [entry_of(e) for e in self.store.events.get(ident, gt=after, limit=limit)]
-        if not stored and after == 0:
+        stored = list(self.store.events.get(ident, gt=after, limit=limit))
+        if (not stored and after == 0) or not all(
+            isinstance(e, GameTable.Opened | GameTable.Recorded) for e in stored
+        ):  # the id of a player, say, is not the id of a game
             raise NotFound(f"There is no game with id {game_id!r}.")
-        return stored
+        return [entry_of(e) for e in stored]
 
     def at_version(self, game_id: str, version: int) -> GameTable:
         game = self.get(game_id)

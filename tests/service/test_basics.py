@@ -126,3 +126,16 @@ def test_a_lost_database_is_unavailable_not_internal(postgres_url: str) -> None:
         assert failure.code == "UNAVAILABLE"
         response = client.rest("POST", "/players", json={"name": "Ana"})
         assert response.status_code == 503 and response.json()["code"] == "UNAVAILABLE"
+
+
+def test_the_id_of_a_player_is_not_the_id_of_a_game(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """Found by schemathesis: every aggregate shares the store; only games are games."""
+    alice = register(sqlite_server.url, "Alice")
+    pid = alice.player_id  # type: ignore[attr-defined]
+    for path in ("", "/events", "/state", "/verify", "/replay", "/export"):
+        response = alice.rest("GET", f"/games/{pid}{path}")
+        assert response.status_code == 404, (path, response.text)
+        assert response.json()["code"] == "NOT_FOUND"
+    failure = alice.error("query($g: ID!) { verifyLog(gameId: $g) { ok } }", {"g": pid})
+    assert failure.code == "NOT_FOUND"
+    assert alice.gql("query($g: ID!) { game(id: $g) { id } }", {"g": pid})["game"] is None
