@@ -16,6 +16,7 @@ import re
 import secrets
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,8 @@ MAX_RETRIES = 8
 BOT_STRATEGIES = ("random",)
 MAX_NAME_LENGTH = 40
 MAX_KEY_LENGTH = 200
+#: signed-in callers remembered per process (a miss costs two reads)
+TOKEN_CACHE = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ class Games:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._listeners: list[Listener] = []
-        self._tokens: dict[str, Caller] = {}
+        self._tokens: OrderedDict[str, Caller] = OrderedDict()  # token hash -> caller (LRU)
         self._tokens_lock = threading.Lock()
 
     # -- notifications ------------------------------------------------------------------------
@@ -121,6 +124,8 @@ class Games:
         hashed = token_hash(match.group(1))
         with self._tokens_lock:
             known = self._tokens.get(hashed)
+            if known is not None:
+                self._tokens.move_to_end(hashed)
         if known is not None:
             return known
         try:
@@ -131,6 +136,8 @@ class Games:
         caller = Caller(str(player.id), player.name)
         with self._tokens_lock:
             self._tokens[hashed] = caller
+            while len(self._tokens) > TOKEN_CACHE:
+                self._tokens.popitem(last=False)
         return caller
 
     def player_name(self, player_id: str) -> str | None:
