@@ -160,6 +160,11 @@ def _pending(rules: Any, state: State, seat: int | None, frame: Any, full: bool)
     return {"kind": kind, "owner": owner, "options": options}
 
 
+#: what everybody sees of a new round (§5.1, §14): the face-down pair and the order of a
+#: reshuffled draw pile are not among them (they are shown as counts)
+ROUND_START_PUBLIC = ("round", "card", "ships", "market", "reshuffled_after", "start_player")
+
+
 def view_event(event: Event, seat: int | None, full: bool = False) -> Event | None:
     """The event as ``seat`` may see it: hidden orders and face-down cards become counts."""
     if full:
@@ -174,7 +179,7 @@ def view_event(event: Event, seat: int | None, full: bool = False) -> Event | No
             "colours": d["colours"],
         }
     elif kind == "round_started":
-        shown = {k: v for k, v in d.items() if k not in ("pair", "reshuffle")}
+        shown = {k: d[k] for k in ROUND_START_PUBLIC if k in d}
         shown["pair_count"] = len(d["pair"])
         shown["reshuffled_count"] = None if d["reshuffle"] is None else len(d["reshuffle"])
     elif kind == "discard_reshuffled":
