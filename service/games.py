@@ -150,13 +150,14 @@ class Games:
     # -- queries ------------------------------------------------------------------------------
 
     def get(self, game_id: str) -> GameTable:
-        """The current game (shared with the cache: do not change it)."""
+        """The current game, as a private copy that later events cannot change under a reader."""
         try:
             ident = uuid.UUID(str(game_id))
         except ValueError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         try:
-            game: Any = self.store.repository.get(ident, deepcopy_from_cache=False)
+            # a private copy: the cached game is fast-forwarded in place by other threads
+            game: Any = self.store.repository.get(ident)
         except AggregateNotFoundError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         if not isinstance(game, GameTable):

@@ -14,6 +14,7 @@ since it was cached, so reading a long game costs about what a short one does.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import uuid
@@ -90,6 +91,14 @@ class GameTable(Aggregate):
         table: tables.Table
         commands: dict[str, tuple[int, int]]
         """Idempotency: each command id with the first and last version it recorded."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameTable:
+        """A private copy for a command or a reader: only what events change is copied."""
+        clone = copy.copy(self)
+        clone.table = copy.deepcopy(self.table, memo)
+        clone.commands = dict(self.commands)
+        clone._pending_events = list(self._pending_events)
+        return clone
 
     def apply_entry(self, entry: Entry) -> None:
         rules = rules_for(self.table.kind)

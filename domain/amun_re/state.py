@@ -117,6 +117,10 @@ class State:
             setattr(new, name, value)
         return new
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """Copies are what ``evolve`` may change; ``clone`` is exactly that deep."""
+        return self.clone()
+
 
 _FIELD_NAMES = tuple(f.name for f in fields(State))
 

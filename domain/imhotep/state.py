@@ -111,6 +111,9 @@ class State:
             {k: v[:] for k, v in self.final.items()}, self.ranks[:], self.winners[:],
         )  # fmt: skip
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.copy()
+
     def side(self, site: str) -> str:
         return self.sides[site]
 
