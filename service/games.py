@@ -88,6 +88,7 @@ class Games:
         self._listeners: list[Listener] = []
         self._tokens: OrderedDict[str, Caller] = OrderedDict()  # token hash -> caller (LRU)
         self._tokens_lock = threading.Lock()
+        self._game_locks = [threading.Lock() for _ in range(64)]
 
     # -- notifications ------------------------------------------------------------------------
 
@@ -156,8 +157,7 @@ class Games:
         except ValueError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         try:
-            # a private copy: the cached game is fast-forwarded in place by other threads
-            game: Any = self.store.repository.get(ident)
+            game: Any = self._copy_of(ident)
         except AggregateNotFoundError:
             raise NotFound(f"There is no game with id {game_id!r}.") from None
         if not isinstance(game, GameTable):
@@ -433,11 +433,18 @@ class Games:
         active = rules_for(table.kind).active_seats(past.table.game) if past.table.game else []
         return len(active) > 1 and seat in active
 
+    def _copy_of(self, ident: uuid.UUID) -> Any:
+        """A private copy of the cached aggregate. The cache fast-forwards its aggregate in
+        place, and the library copies it after releasing its own lock: both happen here under
+        one lock per game, so no copy is taken half-way through a fast-forward."""
+        with self._game_locks[ident.int % len(self._game_locks)]:
+            return self.store.repository.get(ident)
+
     def _load_for_command(self, game_id: str) -> GameTable:
         """A private copy of the game to decide on (the cached one stays untouched)."""
         missing = NotFound(f"There is no game with id {game_id!r}.")
         try:
-            game: Any = self.store.repository.get(uuid.UUID(str(game_id)))
+            game: Any = self._copy_of(uuid.UUID(str(game_id)))
         except (AggregateNotFoundError, ValueError):
             raise missing from None
         if not isinstance(game, GameTable):
