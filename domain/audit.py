@@ -49,6 +49,12 @@ def verify(entries: list[Entry], rules_of: Any) -> Finding:
     return Finding(True, len(entries))
 
 
+def malformed(version: int, failure: Exception) -> Bad:
+    """A log is outside input (an imported document, a store edited behind our back): an entry
+    the table or the rules cannot even read is reported like any other bad entry."""
+    return Bad(version, f"it is malformed ({type(failure).__name__}: {failure})")
+
+
 def check_chain(entries: list[Entry]) -> None:
     if not entries or entries[0].type != tables.TABLE_CREATED:
         raise Bad(1, "the log does not start with the creation of the table")
@@ -80,27 +86,54 @@ def shape(entry: Entry) -> tuple[Any, ...]:
 
 
 def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
-    table = tables.start(entries[0])
-    rules: Rules[Any] = rules_of(table.kind)
+    try:
+        table = tables.start(entries[0])
+        rules: Rules[Any] = rules_of(table.kind)
+        if (
+            not isinstance(table.seats, int)
+            or not rules.min_seats <= table.seats <= rules.max_seats
+        ):
+            raise ValueError(f"{table.seats!r} seats")
+        table.options = rules.normalize_options(table.seats, table.options)
+    except Exception as failure:
+        raise malformed(1, failure) from None
     for group in groups_of(entries[1:]):
-        first = group[0]
         try:
-            expected = expected_group(table, group, rules)
-        except RulesError as refused:
-            raise Bad(first.version, f"the rules refuse the recorded action: {refused}") from None
-        if expected is not None:
-            for entry, want in zip(group, expected, strict=False):
-                if shape(entry) != want:
-                    raise Bad(entry.version, "it is not what the rules give at this point")
-            if len(expected) != len(group):
-                at = group[min(len(expected), len(group) - 1)].version
-                raise Bad(at, "the recorded step has a different number of entries")
+            check_group(table, group, rules)
+        except Bad:
+            raise
+        except Exception as failure:
+            raise malformed(group[0].version, failure) from None
         for entry in group:
-            check_table_entry(table, entry, rules)
+            try:
+                check_table_entry(table, entry, rules)
+            except Bad:
+                raise
+            except Exception as failure:
+                raise malformed(entry.version, failure) from None
             try:
                 table = tables.evolve(table, entry, rules)
             except Exception as failure:  # a broken entry must be reported, not crash the check
                 raise Bad(entry.version, f"the rules cannot apply it ({failure})") from None
+
+
+def check_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> None:
+    """One command's entries are exactly what the rules give for its recorded action."""
+    first = group[0]
+    if not all(isinstance(e.data, dict) for e in group):
+        raise ValueError("its data is not an object")
+    try:
+        expected = expected_group(table, group, rules)
+    except RulesError as refused:
+        raise Bad(first.version, f"the rules refuse the recorded action: {refused}") from None
+    if expected is None:
+        return
+    for entry, want in zip(group, expected, strict=False):
+        if shape(entry) != want:
+            raise Bad(entry.version, "it is not what the rules give at this point")
+    if len(expected) != len(group):
+        at = group[min(len(expected), len(group) - 1)].version
+        raise Bad(at, "the recorded step has a different number of entries")
 
 
 def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> list[Any] | None:

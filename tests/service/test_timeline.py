@@ -437,3 +437,39 @@ def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  
         "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 5) { id } }", {"g": running}
     )
     assert failure.code == "FORBIDDEN"
+
+
+def reseal(events: list[dict], seed: str) -> list[dict]:  # type: ignore[type-arg]
+    """Recompute every hash, as a forger who knows the revealed seed can."""
+    from domain.log import GENESIS, Entry
+
+    prev, out = GENESIS, []
+    for raw in events:
+        entry = Entry(**{**raw, "hash": ""})
+        out.append({**raw, "hash": entry_hash(entry, prev, seed)})
+        prev = out[-1]["hash"]
+    return out
+
+
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        lambda events: events[1].update(data={}),  # a seat taken by nobody
+        lambda events: events[0].update(data={**events[0]["data"], "kind": "chess"}),
+        lambda events: events[0].update(data={**events[0]["data"], "seats": "two"}),
+        lambda events: events[5].update(data=[1, 2]),
+    ],
+)
+def test_a_resealed_malformed_document_is_refused_not_a_crash(sqlite_url: str, break_it: Any) -> None:
+    """The seed of a finished game is public, so a forger can re-seal any edit: the rules check
+    must still say which event is wrong, never fail with an internal error."""
+    games, timeline, players, game_id = setup_game(sqlite_url, n=2)
+    finish(games, players, game_id)
+    document = timeline.export(game_id)
+    events = copy.deepcopy(document["events"])
+    break_it(events)
+    document["events"] = reseal(events, document["seed"])
+    with pytest.raises(PapyrusError) as refused:
+        timeline.import_game(players[0], document)
+    assert refused.value.code == "BAD_INPUT"
+    assert "Event" in refused.value.message
