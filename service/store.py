@@ -46,6 +46,22 @@ STORE_FAILURES: tuple[type[BaseException], ...] = (
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
 
 
+@dataclass(frozen=True)
+class EntryFields:
+    """What both stored events of a table carry: a log entry without its version and time."""
+
+    type: str
+    data: dict[str, Any]
+    seat: int | None
+    automatic: bool
+    by_seat: int | None
+    command: str | None
+    action: dict[str, Any] | None
+    actor: str | None
+    rules_version: str
+    hash: str
+
+
 class GameTable(Aggregate):
     """The event-sourced game table; ``table`` is the domain state (``domain.table.Table``).
 
@@ -53,17 +69,7 @@ class GameTable(Aggregate):
     version, its time the event timestamp, and its hash seals it to the entry before.
     """
 
-    class Opened(Aggregate.Created):
-        type: str
-        data: dict[str, Any]
-        seat: int | None
-        automatic: bool
-        by_seat: int | None
-        command: str | None
-        action: dict[str, Any] | None
-        actor: str | None
-        rules_version: str
-        hash: str
+    class Opened(EntryFields, Aggregate.Created):
 
         def apply(self, aggregate: Any) -> None:
             entry = entry_of(self)
@@ -72,17 +78,7 @@ class GameTable(Aggregate):
             if entry.command is not None:
                 aggregate.commands[entry.command] = (1, 1)
 
-    class Recorded(Aggregate.Event):
-        type: str
-        data: dict[str, Any]
-        seat: int | None
-        automatic: bool
-        by_seat: int | None
-        command: str | None
-        action: dict[str, Any] | None
-        actor: str | None
-        rules_version: str
-        hash: str
+    class Recorded(EntryFields, Aggregate.Event):
 
         def apply(self, aggregate: Any) -> None:
             aggregate.apply_entry(entry_of(self))
