@@ -488,3 +488,98 @@ OPENAPI: dict[str, Any] = {
         },
     },
 }
+
+
+def query(name: str, schema: dict[str, Any], text: str = "") -> dict[str, Any]:
+    return {"name": name, "in": "query", "schema": schema, "description": text}
+
+
+def get(summary: str, params: list[dict[str, Any]], schema: dict[str, Any], *codes: int) -> Any:
+    return {
+        "get": {
+            "summary": summary,
+            "parameters": params,
+            "responses": {**ok(schema), **problem_responses(*codes)},
+        }
+    }
+
+
+KIND_PATH = {
+    "name": "kind",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "enum": ["imhotep", "amun_re"]},
+}
+PAGE = [
+    query("limit", {"type": "integer", "minimum": 1, "maximum": 200}),
+    query("cursor", {"type": "string"}, "nextCursor of the previous page"),
+    query(
+        "minPosition", {"type": "integer"}, "wait (5 s at most) until the read models applied it"
+    ),
+]
+SUMMARY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "gameId": {"type": "string"},
+        "kind": {"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]},
+        "status": {"type": "string", "enum": ["OPEN", "ACTIVE", "FINISHED", "ABANDONED"]},
+        "options": JSON_OBJECT,
+        "seats": {"type": "array", "items": JSON_OBJECT},
+        "freeSeats": {"type": "integer"},
+        "activeSeats": {"type": "array", "items": {"type": "integer"}},
+        "scores": {"type": "array", "items": {"type": "integer"}},
+        "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
+        "version": {"type": "integer"},
+        "createdAt": {"type": "string"},
+        "lastActivity": {"type": "string"},
+    },
+}
+SUMMARIES = {
+    "type": "object",
+    "properties": {
+        "items": {"type": "array", "items": SUMMARY},
+        "nextCursor": {"type": ["string", "null"]},
+    },
+}
+KIND_QUERY = query("kind", {"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]})
+
+OPENAPI["paths"].update(
+    {
+        "/summaries": get(
+            "Game summaries from the read model, newest first",
+            [
+                KIND_QUERY,
+                query("status", {"type": "string"}),
+                query("player", {"type": "string"}),
+                *PAGE,
+            ],
+            SUMMARIES,
+            422,
+        ),
+        "/lobby": get(
+            "Open tables with free seats, newest first",
+            [
+                KIND_QUERY,
+                query("options", {"type": "string"}, "a JSON object of options to match"),
+                *PAGE,
+            ],
+            SUMMARIES,
+            422,
+        ),
+        "/players/{id}/profile": get(
+            "A player's games played and won, average score, recent games",
+            [GAME_ID],
+            JSON_OBJECT,
+            404,
+        ),
+        "/leaderboards/{kind}": get(
+            "Ratings (multi-player Elo), best first",
+            [KIND_PATH, query("limit", {"type": "integer"}), query("offset", {"type": "integer"})],
+            JSON_OBJECT,
+            404,
+            422,
+        ),
+        "/statistics/{kind}": get("Points by scoring source", [KIND_PATH], JSON_OBJECT, 404),
+        "/read-models": get("How far each read model has applied the store", [], JSON_OBJECT),
+    }
+)

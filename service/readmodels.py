@@ -531,11 +531,33 @@ class ReadModels:
         status: str | None = None,
         player_id: str | None = None,
         lobby: bool = False,
+        options: dict[str, Any] | None = None,
         limit: int = 50,
         before_seq: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Game summaries, newest first (``before_seq`` continues after a cursor)."""
+        """Game summaries, newest first (``before_seq`` continues after a cursor). ``options``
+        keeps the tables whose options contain these values (matched here, batch by batch)."""
         self.fresh()
+        if options:
+            found: list[dict[str, Any]] = []
+            while len(found) < limit:
+                batch = self._summaries(kind, status, player_id, lobby, 200, before_seq)
+                found += [r for r in batch if summaries.matches_options(r, options)]
+                if len(batch) < 200:
+                    break
+                before_seq = batch[-1]["seq"]
+            return found[:limit]
+        return self._summaries(kind, status, player_id, lobby, limit, before_seq)
+
+    def _summaries(
+        self,
+        kind: str | None,
+        status: str | None,
+        player_id: str | None,
+        lobby: bool,
+        limit: int,
+        before_seq: int | None,
+    ) -> list[dict[str, Any]]:
         where: list[str] = []
         args: list[Any] = []
         if kind is not None:

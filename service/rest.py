@@ -187,6 +187,18 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(present_game(game, caller), status_code=201)
 
 
+def json_param(value: str | None, name: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        raise BadInput(f"{name} must be a JSON object.") from None
+    if not isinstance(parsed, dict):
+        raise BadInput(f"{name} must be a JSON object.")
+    return parsed
+
+
 def listing_filters(request: Request) -> dict[str, Any]:
     q = request.query_params
     kind = q.get("kind")
@@ -199,6 +211,7 @@ def listing_filters(request: Request) -> dict[str, Any]:
         "kind": KINDS[kind.lower()] if kind else None,
         "status": status.upper() if status else None,
         "player_id": q.get("player"),
+        "options": json_param(q.get("options"), "options"),
         "limit": int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50,
         "before_seq": int_param(q.get("cursor"), "cursor", minimum=0),
     }

@@ -61,3 +61,12 @@ def test_the_schema_keeps_the_names_of_the_api_contract() -> None:
         "FINISHED",
         "ABANDONED",
     }
+
+
+def test_every_rest_route_is_in_the_openapi_document() -> None:
+    from service.openapi import OPENAPI
+    from service.rest import rest_routes
+
+    routes = {route.path for route in rest_routes()} - {"/openapi.json"}
+    assert routes == set(OPENAPI["paths"])
+    assert OPENAPI["openapi"].startswith("3.1")

@@ -18,7 +18,6 @@ from strawberry.extensions.query_depth_limiter import create_validator
 from strawberry.scalars import JSON
 
 from domain import table as tables
-from projections import games as summaries
 from service import views
 from service.errors import BadInput
 from service.games import Caller
@@ -143,21 +142,8 @@ class Query:
         await wait_for(info, min_position)
         if options is not None and not isinstance(options, dict):
             raise BadInput("options must be a JSON object of the options to match.")
-        limit = page_size(first)
-        cursor = decode_cursor("game", after)
-        before = int(cursor) if cursor is not None and cursor.isdigit() else None
-        rows: list[dict[str, Any]] = []
-        while len(rows) <= limit:  # options are matched here: fetch until the page is full
-            batch = await info.context.run(
-                lambda b=before: info.context.readmodels.summaries(
-                    kind=kind.value if kind else None, lobby=True, limit=200, before_seq=b
-                )
-            )
-            rows += [r for r in batch if summaries.matches_options(r, options)]
-            if len(batch) < 200:
-                break
-            before = batch[-1]["seq"]
-        return summary_connection(rows[:limit], len(rows) > limit, after)
+        rows, has_next = await summary_page(info, kind, None, None, True, first, after, options)
+        return summary_connection(rows, has_next, after)
 
     @strawberry.field(description="A player's profile: games played and won, average score.")
     async def player(self, info: Info, id: strawberry.ID) -> PlayerProfile | None:
@@ -420,6 +406,7 @@ async def summary_page(
     lobby: bool,
     first: int | None,
     after: str | None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
     limit = page_size(first)
     cursor = decode_cursor("game", after)
@@ -432,6 +419,7 @@ async def summary_page(
             status=status.value if status else None,
             player_id=str(player) if player else None,
             lobby=lobby,
+            options=options,
             limit=limit + 1,
             before_seq=before,
         )

@@ -62,6 +62,8 @@ def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database
     lobby = models.summaries(lobby=True)
     assert [r["game_id"] for r in lobby] == [str(open_table.id)]
     assert lobby[0]["free_seats"] == 3 and lobby[0]["players"][0]["name"] == "Bo"
+    assert models.summaries(lobby=True, options={"sides": {"market": "B"}}) == lobby
+    assert models.summaries(lobby=True, options={"sides": {"market": "A"}}) == []
     finished = models.summaries(status="FINISHED", player_id=players[2].player_id)
     assert sorted(r["game_id"] for r in finished) == sorted(ids)
     for row in finished:
