@@ -187,6 +187,13 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(present_game(game, caller), status_code=201)
 
 
+def kind_in_path(request: Request) -> str:
+    kind = str(request.path_params["kind"]).lower()
+    if kind not in KINDS:
+        raise NotFound(f'There is no game kind {kind!r}: use "imhotep" or "amun_re".')
+    return kind
+
+
 def json_param(value: str | None, name: str) -> dict[str, Any] | None:
     if value is None:
         return None
@@ -300,9 +307,7 @@ async def profile(request: Request) -> Response:
 
 @endpoint
 async def leaderboard(request: Request) -> Response:
-    kind = request.path_params["kind"].lower()
-    if kind not in KINDS:
-        raise NotFound('There are leaderboards for "imhotep" and "amun_re".')
+    kind = kind_in_path(request)
     q = request.query_params
     limit = int_param(q.get("limit"), "limit", minimum=1, maximum=MAX_LIMIT) or 50
     offset = int_param(q.get("offset"), "offset") or 0
@@ -322,9 +327,7 @@ async def leaderboard(request: Request) -> Response:
 
 @endpoint
 async def statistics(request: Request) -> Response:
-    kind = request.path_params["kind"].lower()
-    if kind not in KINDS:
-        raise NotFound('There are statistics for "imhotep" and "amun_re".')
+    kind = kind_in_path(request)
     return JSONResponse(await run(request, runtime(request).readmodels.statistics, kind))
 
 
