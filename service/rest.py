@@ -83,7 +83,11 @@ async def body_of(request: Request, limit: int | None = None) -> dict[str, Any]:
     return body
 
 
-def int_param(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
+#: the largest integer a parameter may carry (GraphQL's Int; the stores' columns hold it)
+MAX_INT = 2**31 - 1
+
+
+def int_param(value: Any, name: str, *, minimum: int = 0, maximum: int = MAX_INT) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
@@ -92,9 +96,8 @@ def int_param(value: Any, name: str, *, minimum: int = 0, maximum: int | None = 
         number = int(value)
     except (TypeError, ValueError):
         raise BadInput(f"{name} must be an integer, not {value!r}.") from None
-    if number < minimum or (maximum is not None and number > maximum):
-        bound = f" and {maximum}" if maximum is not None else ""
-        raise BadInput(f"{name} must be at least {minimum}{bound}.")
+    if not minimum <= number <= maximum:
+        raise BadInput(f"{name} must be between {minimum} and {maximum}, not {number}.")
     return number
 
 

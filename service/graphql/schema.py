@@ -155,8 +155,7 @@ class Query:
         self, info: Info, kind: GameKind, first: int | None = None, after: str | None = None
     ) -> RatingConnection:
         limit = page_size(first)
-        cursor = decode_cursor("rank", after)
-        offset = int(cursor) if cursor is not None and cursor.isdigit() else 0
+        offset = decode_cursor("rank", after) or 0
         rows = await info.context.run(
             info.context.readmodels.leaderboard, kind.value, limit + 1, offset
         )
@@ -409,10 +408,7 @@ async def summary_page(
     options: dict[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
     limit = page_size(first)
-    cursor = decode_cursor("game", after)
-    before = int(cursor) if cursor is not None and cursor.isdigit() else None
-    if cursor is not None and before is None:
-        raise BadInput("The cursor is not one this server gave out.")
+    before = decode_cursor("game", after)
     rows = await info.context.run(
         lambda: info.context.readmodels.summaries(
             kind=kind.value if kind else None,

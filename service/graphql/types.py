@@ -110,16 +110,18 @@ def encode_cursor(prefix: str, value: int | str) -> str:
     return base64.urlsafe_b64encode(f"{prefix}:{value}".encode()).decode()
 
 
-def decode_cursor(prefix: str, cursor: str | None) -> str | None:
+def decode_cursor(prefix: str, cursor: str | None) -> int | None:
+    """The position a cursor of ours holds; BAD_INPUT for anything else."""
     if cursor is None:
         return None
+    refused = BadInput(f"The cursor {cursor!r} is not one this server gave out.")
     try:
         kind, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
     except (ValueError, UnicodeDecodeError):
-        raise BadInput(f"The cursor {cursor!r} is not one this server gave out.") from None
-    if kind != prefix or not value:
-        raise BadInput(f"The cursor {cursor!r} is not one this server gave out.")
-    return value
+        raise refused from None
+    if kind != prefix or not value.isdigit() or len(value) > 18:
+        raise refused
+    return int(value)
 
 
 def page_size(first: int | None, default: int = 50) -> int:
@@ -274,7 +276,7 @@ class Game:
         after: str | None = None,
     ) -> GameEventConnection:
         limit = page_size(first, default=100)
-        start = int(decode_cursor("event", after) or 0)
+        start = decode_cursor("event", after) or 0
         records = await info.context.run(
             info.context.games.events, str(self._game.id), start, limit + 1
         )

@@ -139,3 +139,34 @@ def test_the_id_of_a_player_is_not_the_id_of_a_game(sqlite_server) -> None:  # t
     failure = alice.error("query($g: ID!) { verifyLog(gameId: $g) { ok } }", {"g": pid})
     assert failure.code == "NOT_FOUND"
     assert alice.gql("query($g: ID!) { game(id: $g) { id } }", {"g": pid})["game"] is None
+
+
+def test_huge_numbers_are_bad_input(server) -> None:  # type: ignore[no-untyped-def]
+    alice = register(server.url, "Alice")
+    game = alice.rest("POST", "/games", json={"kind": "IMHOTEP", "seats": 2}).json()["id"]
+    for path in (
+        f"/games/{game}/events?after=99999999999999999999999",
+        f"/games/{game}/state?version=99999999999999999999999",
+        "/games?cursor=99999999999999999999999",
+        "/summaries?minPosition=-1",
+    ):
+        response = alice.rest("GET", path)
+        assert response.status_code == 422, (path, response.text)
+        assert response.json()["code"] == "BAD_INPUT"
+    big = alice.rest("POST", f"/games/{game}/actions", json={"action": {"type": "pass"}, "expectedVersion": 10**30})
+    assert big.status_code == 422
+
+
+def test_forged_cursors_are_bad_input(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    import base64
+
+    alice = register(sqlite_server.url, "Alice")
+    game = alice.rest("POST", "/games", json={"kind": "IMHOTEP", "seats": 2}).json()["id"]
+    for raw in ("event:abc", "event:99999999999999999999999", "game:1", "nonsense"):
+        cursor = base64.urlsafe_b64encode(raw.encode()).decode()
+        failure = alice.error(
+            "query($g: ID!, $a: String) { game(id: $g) { events(after: $a) { nodes { version } } } }",
+            {"g": game, "a": cursor},
+        )
+        assert failure.code == "BAD_INPUT", raw
+    assert alice.error('{ leaderboard(kind: IMHOTEP, after: "@@") { nodes { rank } } }').code == "BAD_INPUT"
