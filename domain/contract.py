@@ -18,7 +18,10 @@ A game is a set of pure functions over an immutable event log:
 * ``view_event(event, seat, full)`` is the same for one event (``None``: the event is
   entirely private to somebody else);
 * ``scores(state)`` is the public score track; ``outcome(state)`` is ``None`` until the end;
-* ``is_irreversible(event)``: the event drew randomness or revealed a secret (undo stops there).
+* ``is_irreversible(event)``: the event drew randomness or revealed a secret (undo stops there);
+* ``fork(state, seats, rng)`` is the opening event of a sandbox that starts from ``state`` as
+  ``seats`` see it: every item hidden from all of them is re-dealt from ``rng`` (sizes kept),
+  everything they may see is kept; ``evolve(initial(...), event)`` is that position.
 
 Replay is a fold of ``evolve`` over the events (``domain.engine.replay``).
 """
@@ -131,4 +134,11 @@ class Rules(Protocol[S]):
     def is_irreversible(self, event: Event) -> bool:
         """True when the event records a random outcome or reveals hidden information:
         an undo never goes back across it (issue #6)."""
+        ...
+
+    def fork(self, state: S, seats: list[int], rng: random.Random) -> Event:
+        """The opening event of a sandbox game that starts from ``state`` as ``seats`` see it
+        (issue #6): what they may see is kept, every item hidden from all of them is re-dealt
+        from ``rng``. It must depend only on what ``seats`` may see and on ``rng``: two states
+        that look the same to them give the same event for the same ``rng``."""
         ...

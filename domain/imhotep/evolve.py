@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.contract import Event
-from domain.imhotep import data, resolution_events, turn_events
+from domain.imhotep import data, fork, resolution_events, turn_events
 from domain.imhotep.state import Ship, State, temple_visible
 
 Handler = Callable[[State, dict[str, Any], Any], None]
@@ -165,6 +165,7 @@ HANDLERS: dict[str, Handler] = {
     "card_drawn": resolution_events.card_drawn,
     "card_taken": resolution_events.card_taken,
     "pair_taken": resolution_events.pair_taken,
+    fork.FORK_DEALT: lambda s, d, seat: fork.load(s, d),
     "card_kept": resolution_events.card_kept,
     "pyramid_chosen": resolution_events.pyramid_chosen,
     "bonus_stone_placed": resolution_events.bonus_stone_placed,

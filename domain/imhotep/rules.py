@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from domain.contract import JSON, Event, NotYourTurn, Outcome, Rules
-from domain.imhotep import decisions, options, view
+from domain.imhotep import decisions, fork, options, view
 from domain.imhotep.errors import DecisionPending, GameIsOver, MalformedAction
 from domain.imhotep.evolve import evolve
 from domain.imhotep.flow import advance, setup_events
@@ -35,6 +35,7 @@ IRREVERSIBLE = frozenset(
         "card_kept",  # the pair becomes public
         "market_cleared",  # an unclaimed pair is discarded face up
         "players_ranked",
+        fork.FORK_DEALT,  # a fork's re-dealt starting position
     }
 )
 
@@ -112,7 +113,13 @@ class ImhotepRules:
         return view.view(self, state, seat, full)
 
     def view_event(self, event: Event, seat: int | None, full: bool = False) -> Event | None:
+        if event.type == fork.FORK_DEALT and not full:  # the position as this seat sees it
+            position = fork.restore(event.data["state"])
+            return Event(event.type, {"state": self.view(position, seat)}, event.seat)
         return view.view_event(event, seat, full)
+
+    def fork(self, state: State, seats: list[int], rng: random.Random) -> Event:
+        return fork.fork_event(state, seats, rng)
 
     def is_irreversible(self, event: Event) -> bool:
         """Shuffles, draws and reveals (§14): an undo never goes back across them."""
