@@ -22,6 +22,8 @@ from domain.log import GENESIS, Entry, entry_hash
 from domain.randomness import commitment, rng_for
 
 FORK = "fork"
+#: the event that starts the fork of an unfinished game (``Rules.fork``)
+FORK_DEALT = "fork_dealt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +142,7 @@ def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -
     """What the rules record for this group, or ``None`` for table entries checked one by one."""
     first = group[0]
     if first.command == FORK:
-        return None  # copied from the source game, checked there
+        return expected_fork(table, group, rules)
     if first.type == tables.GAME_STARTED:
         rng = rng_for(table.seed, first.version)
         setup = rules.setup(table.seats, table.options, rng)
@@ -167,6 +169,24 @@ def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -
         rng_for(table.seed, first.version - 1),
     )
     return [(s.event.type, s.event.data, s.event.seat, s.automatic) for s in steps]
+
+
+def expected_fork(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> list[Any] | None:
+    """The start of a fork. A finished game's fork copies its source's events (checked there).
+    The fork of an unfinished game is its start, one ``fork_dealt`` position (re-dealt from the
+    source, which may live elsewhere) and the automatic steps the rules give from it."""
+    source = table.forked_from
+    if not isinstance(source, dict) or "seats" not in source:
+        return None
+    if len(group) < 2 or group[0].type != tables.GAME_STARTED or group[1].type != FORK_DEALT:
+        raise Bad(group[0].version, "a fork must start with the position it was dealt")
+    state = rules.evolve(rules.initial(table.seats, table.options), group[1].event)
+    steps, _ = run_automatic(rules, state, rng_for(table.seed, group[1].version))
+    return [
+        shape(group[0]),
+        (FORK_DEALT, group[1].data, None, False),
+        *((s.event.type, s.event.data, s.event.seat, True) for s in steps),
+    ]
 
 
 def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> None:

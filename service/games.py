@@ -323,14 +323,29 @@ class Games:
         self._finish_if_over(game, rules)
 
     def _start_fork(self, game: GameTable, rules: Rules[Any]) -> None:
-        """A fork starts from its source's game as it was at the fork's version."""
+        """A fork starts from its source's game as it was at the fork's version.
+
+        The fork of a finished game replays the source's events. The fork of a game that was
+        not finished starts from one ``fork`` event: the position as the forking seats saw it,
+        with everything hidden from them re-dealt from the fork's own seed.
+        """
         table = game.table
-        source_id = uuid.UUID(table.forked_from["game_id"])  # type: ignore[index]
-        version = table.forked_from["version"]  # type: ignore[index]
+        forked_from: dict[str, Any] = table.forked_from  # type: ignore[assignment]
+        source_id = uuid.UUID(forked_from["game_id"])
+        version = forked_from["version"]
         source: Any = self.store.repository.get(source_id, version=version)
         game.record(Event(tables.GAME_STARTED, {"seats": table.seats}), command=FORK)
-        for entry in source.table.history:
-            game.record(entry.event, automatic=entry.automatic, command=FORK)
+        if "seats" not in forked_from:
+            for entry in source.table.history:
+                game.record(entry.event, automatic=entry.automatic, command=FORK)
+        else:
+            started = game.version
+            deal = rules.fork(source.table.game, forked_from["seats"], rng_for(table.seed, started))
+            game.record(deal, command=FORK)
+            rng = rng_for(table.seed, game.version)  # the automatic steps, checked by verifyLog
+            steps, _ = run_automatic(rules, copy.deepcopy(game.table.game), rng)
+            for step in steps:
+                game.record(step.event, automatic=True, command=FORK)
         self._finish_if_over(game, rules)
 
     def act(

@@ -115,6 +115,26 @@ OPENAPI: dict[str, Any] = {
                     "legalActions": {"type": "array", "items": JSON_OBJECT},
                     "scores": {"type": "array", "items": {"type": "integer"}},
                     "result": {"oneOf": [ref("GameResult"), {"type": "null"}]},
+                    "forkedFrom": {
+                        "description": "The game this sandbox was forked from; `seats` are the "
+                        "seats whose view a fork of an unfinished game was dealt from (null for "
+                        "the fork of a finished game, which replays it exactly).",
+                        "oneOf": [
+                            {
+                                "type": "object",
+                                "required": ["gameId", "version", "seats"],
+                                "properties": {
+                                    "gameId": {"type": "string"},
+                                    "version": {"type": "integer"},
+                                    "seats": {
+                                        "type": ["array", "null"],
+                                        "items": {"type": "integer"},
+                                    },
+                                },
+                            },
+                            {"type": "null"},
+                        ],
+                    },
                     "createdAt": {"type": "string", "format": "date-time"},
                     "updatedAt": {"type": "string", "format": "date-time"},
                 },
@@ -430,7 +450,11 @@ OPENAPI: dict[str, Any] = {
         },
         "/games/{id}/fork": {
             "post": {
-                "summary": "A sandbox table starting from a finished game at a version",
+                "summary": "A sandbox table starting from a game at a version",
+                "description": "Anybody may fork a finished game (its events are replayed). A "
+                "game that is not finished may be forked only by one of its players: the fork "
+                "starts from what that player's seats could see, everything hidden from them "
+                "re-dealt from the fork's own seed, and seats the player at those seats.",
                 "parameters": [GAME_ID],
                 "requestBody": {
                     "required": True,

@@ -126,9 +126,16 @@ def present_game(game: Any, caller: Caller) -> dict[str, Any]:
         "legalActions": views.legal_actions(table, caller),
         "scores": views.scores(table),
         "result": views.result(table),
+        "forkedFrom": fork_source(table.forked_from),
         "createdAt": game.created_on.isoformat(),
         "updatedAt": game.modified_on.isoformat(),
     }
+
+
+def fork_source(source: dict[str, Any] | None) -> dict[str, Any] | None:
+    if source is None:
+        return None
+    return {"gameId": source["game_id"], "version": source["version"], "seats": source.get("seats")}
 
 
 def present_event(shown: dict[str, Any]) -> dict[str, Any]:

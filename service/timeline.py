@@ -15,9 +15,9 @@ from domain import audit, undo
 from domain import table as tables
 from domain.contract import Event
 from domain.log import Entry
-from domain.randomness import commitment
+from domain.randomness import commitment, rng_for
 from domain.registry import KINDS, rules_for
-from service.errors import BadInput, Forbidden, GameNotActive, PapyrusError
+from service.errors import BadInput, Forbidden, GameNotActive, NotFound, PapyrusError
 from service.games import Caller, Games, require_player
 from service.store import GameTable, open_table
 
@@ -155,7 +155,34 @@ class Timeline:
         return self.games.events(game_id)
 
     def verify(self, game_id: str) -> audit.Finding:
-        return audit.verify(self.entries(game_id), rules_for)
+        return self.check(self.entries(game_id))
+
+    def check(self, entries: list[Entry]) -> audit.Finding:
+        """``domain.audit.verify``, and for the fork of an unfinished game whose source is on
+        this server, that its position is the one the rules deal from the source at that
+        version with the fork's seed (the fork's randomness is provably fair too)."""
+        finding = audit.verify(entries, rules_for)
+        source = entries[0].data.get("forked_from")
+        if not finding.ok or not isinstance(source, dict) or "seats" not in source:
+            return finding
+        dealt = next(e for e in entries if e.type == audit.FORK_DEALT)  # audit checked it
+        rng = rng_for(entries[0].data["seed"], dealt.version - 1)
+        try:
+            past = self.games.at_version(str(source["game_id"]), int(source["version"])).table
+            deal = rules_for(past.kind).fork(past.game, list(source["seats"]), rng)
+            same = past.kind == entries[0].data["kind"] and deal.data == dealt.data
+        except NotFound:
+            return finding  # the source lives on another server (an imported fork)
+        except Exception:  # a forged source reference (wrong seats, wrong version)
+            same = False
+        if same:
+            return finding
+        return audit.Finding(
+            False,
+            len(entries),
+            dealt.version,
+            "the fork's position is not the one dealt from its source by the fork's seed",
+        )
 
     def replay(self, game_id: str, after: int, limit: int) -> Iterator[tuple[tables.Table, Entry]]:
         """Each entry after ``after`` with the table right after it (one pass over the log)."""
@@ -203,7 +230,7 @@ class Timeline:
     def import_game(self, caller: Caller, document: Any) -> GameTable:
         require_player(caller)
         entries = parse_document(document)
-        finding = audit.verify(entries, rules_for)
+        finding = self.check(entries)
         if not finding.ok:
             raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
         table = tables.start(entries[0])
@@ -256,12 +283,23 @@ class Timeline:
         return game
 
     def fork(self, caller: Caller, game_id: str, at_version: int) -> GameTable:
+        """A sandbox starting from the game at ``at_version``: unranked, marked as a fork.
+
+        A finished game is public: its fork replays the source's events up to that version and
+        anybody may fork it. A game that is not finished may be forked only by one of its
+        players, on what their seats may see (``Rules.fork``): everything hidden from them is
+        re-dealt from the fork's own seed when the fork starts, and they are seated at those
+        seats at once, so no one else ever plays their hidden hand.
+        """
         require_player(caller)
+        assert caller.player_id is not None and caller.name is not None
         source = self.games.get(game_id)
-        if source.table.status != tables.FINISHED:
+        finished = source.table.status == tables.FINISHED
+        seats = [] if finished else source.table.seats_of(caller.player_id)
+        if not finished and not seats:
             raise Forbidden(
-                "Only a finished game can be forked: a running game's hidden information "
-                "(decks, hands) would have to be invented for the fork."
+                "Only a player of this game may fork it while it is not finished (the fork "
+                "shows what that player's seats may see); anybody may fork it once it is over."
             )
         past = self.games.at_version(game_id, at_version).table
         if past.status != tables.ACTIVE:
@@ -269,6 +307,10 @@ class Timeline:
         if not undo.is_command_start(past, at_version):
             raise BadInput(f"Version {at_version} is in the middle of an action; pick its start.")
         seed = secrets.token_hex(16)
+        forked_from: dict[str, Any] = {"game_id": str(source.id), "version": at_version}
+        if not finished:
+            forked_from["seats"] = seats
+        rules = rules_for(past.kind)
         opened = tables.created(
             past.kind,
             past.seats,
@@ -276,12 +318,18 @@ class Timeline:
             seed,
             commitment(seed),
             caller.player_id,
-            rules_for(past.kind).version,
-            forked_from={"game_id": str(source.id), "version": at_version},
+            rules.version,
+            forked_from=forked_from,
         )
-        game = open_table(
-            opened, rules_version=rules_for(past.kind).version, actor=caller.player_id, seed=seed
-        )
+        game = open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
+        for seat in seats:  # the forking player keeps the seats whose secrets the fork shows
+            seat_taken = {"seat": seat, "player_id": caller.player_id, "name": caller.name}
+            game.record(
+                Event(tables.SEAT_TAKEN, {**seat_taken, "bot": None}, seat),
+                actor=caller.player_id,
+            )
+        if seats and not game.table.free_seats():
+            self.games._start(game)
         self.store.save(game)
         self.games._saved(game)
         return game

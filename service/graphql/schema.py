@@ -305,8 +305,12 @@ class Mutation:
         return game_of(info, found)
 
     @strawberry.mutation(
-        description="A new open sandbox table that starts from a finished game as it was at "
-        "`atVersion` (unranked, marked as a fork)."
+        description="A new sandbox table that starts from a game as it was at `atVersion` "
+        "(unranked, marked as a fork). Anybody may fork a finished game (its events are "
+        "replayed). A game that is not finished may be forked only by one of its players: the "
+        "fork starts from what that player's seats could see, everything hidden from them "
+        "re-dealt from the fork's own seed, and seats the player at those seats; the other "
+        "seats are open (players or bots)."
     )
     async def fork_game(self, info: Info, game_id: GameID, at_version: int) -> Game:
         found = await info.context.run(

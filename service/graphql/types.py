@@ -166,6 +166,11 @@ class ReplayStep:
 class ForkSource:
     game_id: strawberry.ID
     version: int
+    seats: list[int] | None = strawberry.field(
+        description="The seats whose view the fork of an unfinished game was dealt from (what "
+        "they could not see was re-dealt); null for the fork of a finished game, which replays "
+        "it exactly."
+    )
 
 
 @strawberry.type
@@ -322,7 +327,11 @@ class Game:
         source = self._table.forked_from
         if source is None:
             return None
-        return ForkSource(game_id=strawberry.ID(source["game_id"]), version=source["version"])
+        return ForkSource(
+            game_id=strawberry.ID(source["game_id"]),
+            version=source["version"],
+            seats=source.get("seats"),
+        )
 
     @strawberry.field(
         description="Replay: events after `after` with the state right after each, as the "
