@@ -12,6 +12,7 @@ from typing import Any
 from domain.amun_re import (
     auction,
     finale,
+    fork,
     gifts,
     harvest,
     market,
@@ -84,6 +85,8 @@ EVOLVERS: dict[str, Handler] = {
     "tomb_tile_placed": tomb.apply_placed,
     "tomb_tile_discarded": tomb.apply_tile_discarded,
     "card_discarded": gifts.apply_card_discarded,
+    # a sandbox's opening position (issue #6, ``Rules.fork``)
+    fork.FORK_DEALT: fork.load,
 }
 
 

@@ -63,6 +63,7 @@ from domain.amun_re import (
     data,
     finale,
     flow,
+    fork,
     gifts,
     harvest,
     market,
@@ -165,6 +166,7 @@ IRREVERSIBLE = frozenset({
     "card_discarded",  # a Favour card face leaves a hand (tomb payment, R16.1.5)
     "thoth_discarded",  # a Favour card face leaves a hand (R10.5a)
     "afterlife_played", "glory_played",  # a card face shown (R7.5)
+    fork.FORK_DEALT,  # a fork's re-dealt starting position (issue #6)
 })
 
 
@@ -224,7 +226,15 @@ class AmunReRules:
         return view.view(state, seat, full, self.active_seats(state))
 
     def view_event(self, event: Event, seat: int | None, full: bool = False) -> Event | None:
+        if event.type == fork.FORK_DEALT and not full:  # the position as this seat sees it
+            position = fork.restore(event.data["state"])
+            return Event(event.type, {"state": self.view(position, seat)}, event.seat)
         return view.view_event(event, seat, full)
+
+    def fork(self, state: State, seats: list[int], rng: random.Random) -> Event:
+        """Issue #6: a sandbox from ``state`` as ``seats`` see it (``fork.py``: hidden cards,
+        tiles, decks and the others' secret commitments re-dealt; gold kept, R7.9)."""
+        return fork.fork_event(state, seats, rng)
 
     def is_irreversible(self, event: Event) -> bool:
         """Shuffles, draws and reveals (see ``IRREVERSIBLE``); a bid is irreversible only when it

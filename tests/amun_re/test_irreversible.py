@@ -13,6 +13,7 @@ from tests.harness import random_game
 
 #: event type -> why an undo may not cross it
 IRREVERSIBLE = {
+    "fork_dealt": "a fork's re-dealt starting position (issue #6)",
     "game_prepared": "shuffles: province set and deck, Favour pile, start player, statue deck, "
     "tomb stack (R3.11, R6.7)",
     "round_started": "reveals province cards and draws Statue cards (R9.1, R9.2)",

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from domain import table as tables
-from domain.log import entry_hash
+from domain.log import Entry, entry_hash
 from service import views
 from service.errors import PapyrusError
 from service.games import Caller, Games
 from service.store import open_store
-from service.timeline import Timeline
-from tests.client import Client
+from service.timeline import ENTRY_FIELDS, Timeline
+from tests.client import Client, register
 from tests.service.play import create_table, play_graphql, seated
 
 
@@ -433,10 +433,10 @@ def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  
     assert strip(forked["game"]["state"]) == strip(source_state)
     assert forked["verifyLog"]["ok"] is True
     running = create_table(players, "IMHOTEP")
-    failure = players[0].error(
+    failure = register(server.url, "Outsider").error(
         "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 5) { id } }", {"g": running}
     )
-    assert failure.code == "FORBIDDEN"
+    assert failure.code == "FORBIDDEN"  # a running game: its players only
 
 
 def reseal(events: list[dict], seed: str) -> list[dict]:  # type: ignore[type-arg]
@@ -460,7 +460,9 @@ def reseal(events: list[dict], seed: str) -> list[dict]:  # type: ignore[type-ar
         lambda events: events[5].update(data=[1, 2]),
     ],
 )
-def test_a_resealed_malformed_document_is_refused_not_a_crash(sqlite_url: str, break_it: Any) -> None:
+def test_a_resealed_malformed_document_is_refused_not_a_crash(
+    sqlite_url: str, break_it: Any
+) -> None:
     """The seed of a finished game is public, so a forger can re-seal any edit: the rules check
     must still say which event is wrong, never fail with an internal error."""
     games, timeline, players, game_id = setup_game(sqlite_url, n=2)
@@ -473,3 +475,161 @@ def test_a_resealed_malformed_document_is_refused_not_a_crash(sqlite_url: str, b
         timeline.import_game(players[0], document)
     assert refused.value.code == "BAD_INPUT"
     assert "Event" in refused.value.message
+
+
+# -- forks of a running game, on what the forking seats may see ------------------------------
+
+
+def hidden_pool(kind: str, state: dict) -> list:  # type: ignore[type-arg]
+    """What nobody sees while the game runs (from a revealed view): the re-dealt items."""
+    if kind == "imhotep":
+        return state["hidden"]["draw_pile"] + state["market"].get("pair", [])
+    return state["secret"]["draw_pile"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "n", "options"), [("imhotep", 3, {"sides": "B"}), ("amun_re", 4, {})]
+)
+def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
+    sqlite_url: str,
+    kind: str,
+    n: int,
+    options: dict,  # type: ignore[type-arg]
+) -> None:
+    """Issue #6 forkGame: a player of a running game gets a sandbox that starts from the game
+    as their seat saw it (Imhotep §14, Amun-Re R7.9/§17), with everything hidden from them
+    re-dealt from the fork's own seed; they keep their seat, the others are open."""
+    games, timeline, players, game_id = setup_game(sqlite_url, kind, n, options, seed="fork")
+    outsider = games.register_player("Outsider")[0]
+    rng = random.Random(4)
+    for _ in range(25):
+        act_once(games, players, game_id, rng)
+    at = games.get(game_id).version
+    assert codes(timeline.fork, outsider, game_id, at) == "FORBIDDEN"
+    assert codes(timeline.fork, players[1], game_id, 2) == "BAD_INPUT"  # not running then
+    fork = timeline.fork(players[1], game_id, at)
+    fork_id = str(fork.id)
+    assert fork.table.status == tables.OPEN
+    assert fork.table.forked_from == {"game_id": game_id, "version": at, "seats": [1]}
+    assert views.seats_of(fork.table, players[1]) == [1] and fork.table.free_seats() == [
+        s for s in range(n) if s != 1
+    ]
+    for seat in fork.table.free_seats():
+        games.add_bot(players[1], fork_id, seat, "random")
+    started = games.get(fork_id).table
+    assert started.status in (tables.ACTIVE, tables.FINISHED)
+    dealt = next(e for e in timeline.entries(fork_id) if e.type == "fork_dealt")
+    mine_then = views.state(games.at_version(fork_id, dealt.version).table, players[1])
+    source_then = views.state(games.at_version(game_id, at).table, players[1])
+    if kind == "amun_re" and source_then["phase"] == "offering":  # others commit again
+        for key in ("to_act", "offering", "decision"):
+            mine_then.pop(key), source_then.pop(key)
+    assert mine_then == source_then
+    shown = [views.event(started, e, players[1]) for e in timeline.entries(fork_id)]
+    assert next(e for e in shown if e["type"] == "fork_dealt")["data"] == {"state": mine_then}
+    # the deal follows from the source and the fork's seed: a re-sealed forged deal is named
+    logged = [{n: getattr(e, n) for n in ENTRY_FIELDS} for e in timeline.entries(fork_id)]
+    seed = logged[0]["data"]["seed"]
+    assert timeline.check([Entry(**e) for e in reseal(logged, seed)]).ok
+    forged_state = copy.deepcopy(dealt.data["state"])
+    pile = forged_state["draw"]
+    k = next(i for i in range(1, len(pile)) if pile[i] != pile[0])
+    pile[0], pile[k] = pile[k], pile[0]
+    forged = [
+        {**e, "data": {"state": forged_state}} if e["type"] == "fork_dealt" else e for e in logged
+    ]
+    finding = timeline.check([Entry(**e) for e in reseal(forged, seed)])
+    assert (finding.ok, finding.version) == (False, dealt.version) and "dealt" in str(
+        finding.reason
+    )
+    # play both to the end: the fork's hidden items were re-dealt, not copied
+    while games.get(fork_id).table.status == tables.ACTIVE:
+        table = games.get(fork_id).table
+        seat = views.active_seats(table)[0]
+        assert seat == 1, "the bots play every other seat"
+        games.act(players[1], fork_id, rng.choice(views.legal_actions(table, players[1])))
+    while games.get(game_id).table.status == tables.ACTIVE:
+        act_once(games, players, game_id, rng)
+    revealed_source = views.state(games.at_version(game_id, at).table, Caller(), revealed=True)
+    revealed_fork = views.state(
+        games.at_version(fork_id, dealt.version).table, Caller(), revealed=True
+    )
+    source_pool, fork_pool = hidden_pool(kind, revealed_source), hidden_pool(kind, revealed_fork)
+    assert len(source_pool) == len(fork_pool) and source_pool != fork_pool
+    assert timeline.verify(fork_id).ok
+    copy_ = timeline.import_game(players[0], timeline.export(fork_id))
+    assert [e.hash for e in timeline.entries(str(copy_.id))] == [
+        e.hash for e in timeline.entries(fork_id)
+    ]
+
+
+@pytest.mark.parametrize(("kind", "options"), [("IMHOTEP", {"sides": "B"}), ("AMUN_RE", {})])
+def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options: dict) -> None:  # type: ignore[no-untyped-def,type-arg]
+    """Issue #6 acceptance for forks of a running game: players only, their seat kept, the
+    position as they saw it, nothing hidden from them in the fork's state or events."""
+    players = seated(server.url, 3)
+    outsider = register(server.url, "Outsider")
+    game_id = create_table(players, kind, options)
+    rng = random.Random(5)
+    query = "query($g: ID!) { game(id: $g) { version activeSeats legalActions } }"
+    for _ in range(20):
+        seat = players[0].gql(query, {"g": game_id})["game"]["activeSeats"][0]
+        legal = players[seat].gql(query, {"g": game_id})["game"]["legalActions"]
+        players[seat].gql(
+            "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { id } } }",
+            {"g": game_id, "a": rng.choice(legal)},
+        )
+    at = players[0].gql(query, {"g": game_id})["game"]["version"]
+    fork_mutation = (
+        "mutation($g: ID!, $v: Int!) { forkGame(gameId: $g, atVersion: $v) "
+        "{ id status mySeat forkedFrom { gameId version seats } } }"
+    )
+    refused = outsider.error(fork_mutation, {"g": game_id, "v": at})
+    assert refused.code == "FORBIDDEN" and "player" in str(refused)
+    assert Client(server.url).error(fork_mutation, {"g": game_id, "v": at}).code == (
+        "UNAUTHENTICATED"
+    )
+    problem = outsider.rest("POST", f"/games/{game_id}/fork", json={"atVersion": at})
+    assert problem.status_code == 403 and problem.json()["code"] == "FORBIDDEN"
+
+    fork = players[2].gql(fork_mutation, {"g": game_id, "v": at})["forkGame"]
+    assert fork["status"] == "OPEN" and fork["mySeat"] == 2
+    assert fork["forkedFrom"] == {"gameId": game_id, "version": at, "seats": [2]}
+    rest_fork = players[0].rest("POST", f"/games/{game_id}/fork", json={"atVersion": at})
+    assert rest_fork.status_code == 201, rest_fork.text
+    assert rest_fork.json()["forkedFrom"] == {"gameId": game_id, "version": at, "seats": [0]}
+    assert rest_fork.json()["mySeat"] == 0
+    taken = outsider.error(
+        "mutation($g: ID!) { joinGame(gameId: $g, seat: 2) { id } }", {"g": fork["id"]}
+    )
+    assert taken.code == "CONFLICT"  # the forking player's seat is theirs
+
+    for seat in (0, 1):
+        players[2].gql(
+            "mutation($g: ID!, $s: Int) { addBot(gameId: $g, seat: $s) { id } }",
+            {"g": fork["id"], "s": seat},
+        )
+    events = players[2].rest("GET", f"/games/{fork['id']}/events?limit=100").json()["items"]
+    dealt = next(e for e in events if e["type"] == "fork_dealt")
+    source_view = players[2].rest("GET", f"/games/{game_id}/state?version={at}").json()
+    fork_view = (
+        players[2].rest("GET", f"/games/{fork['id']}/state?version={dealt['version']}").json()
+    )
+    assert dealt["data"] == {"state": fork_view}  # the event shows the position as seen
+    if kind == "AMUN_RE" and source_view["phase"] == "offering":  # the others commit again
+        for key in ("to_act", "offering", "decision"):
+            source_view.pop(key), fork_view.pop(key)
+    assert fork_view == source_view
+    secret = ("hidden", "secret", '"hand"', '"pair"')
+    for viewer in (outsider, Client(server.url)):
+        seen = viewer.gql(
+            "query($g: ID!) { game(id: $g) { state events(first: 100) { edges { node { data } } } } }",
+            {"g": fork["id"]},
+        )["game"]
+        text = json.dumps(seen)
+        assert not any(word in text for word in secret), "a secret of the fork leaked"
+    found = players[2].gql(
+        "query($g: ID!) { verifyLog(gameId: $g) { ok } game(id: $g) { forkedFrom { seats } } }",
+        {"g": fork["id"]},
+    )
+    assert found == {"verifyLog": {"ok": True}, "game": {"forkedFrom": {"seats": [2]}}}
