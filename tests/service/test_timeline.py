@@ -633,3 +633,29 @@ def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options
         {"g": fork["id"]},
     )
     assert found == {"verifyLog": {"ok": True}, "game": {"forkedFrom": {"seats": [2]}}}
+
+
+def test_a_player_holding_every_seat_gets_a_fork_that_starts_at_once(sqlite_url: str) -> None:
+    """Issue #6: a hot-seat player forks on what all their seats see; it starts immediately.
+    An abandoned game never reveals its secrets, so it too is forked on what the seats saw."""
+    games = Games(open_store(sqlite_url))
+    timeline = Timeline(games)
+    alone = games.register_player("Alone")[0]
+    game_id = str(games.create_game(alone, "imhotep", 2, {}, "hot").id)
+    games.join_game(alone, game_id, 0)
+    games.join_game(alone, game_id, 1)
+    rng = random.Random(1)
+    for _ in range(12):
+        act_once(games, [alone, alone], game_id, rng)
+    at = games.get(game_id).version
+    fork = timeline.fork(alone, game_id, at)
+    assert fork.table.status == tables.ACTIVE
+    assert fork.table.forked_from == {"game_id": game_id, "version": at, "seats": [0, 1]}
+    source = games.at_version(game_id, at).table
+    assert views.state(fork.table, alone) == views.state(source, alone)
+    assert fork.table.game.draw != source.game.draw  # hidden from both seats: re-dealt
+    assert sorted(fork.table.game.draw) == sorted(source.game.draw)
+    games.abandon_game(alone, game_id, "lunch")
+    again = timeline.fork(alone, game_id, at)
+    assert again.table.forked_from["seats"] == [0, 1]  # type: ignore[index]
+    assert timeline.verify(str(again.id)).ok and timeline.verify(str(fork.id)).ok
