@@ -304,8 +304,12 @@ class Timeline:
         past = self.games.at_version(game_id, at_version).table
         if past.status != tables.ACTIVE:
             raise BadInput(f"At version {at_version} the game was not running.")
-        if not undo.is_command_start(past, at_version):
-            raise BadInput(f"Version {at_version} is in the middle of an action; pick its start.")
+        this, *following = self.games.events(game_id, after=at_version - 1, limit=2)
+        if following and this.command is not None and following[0].command == this.command:
+            raise BadInput(
+                f"Version {at_version} is in the middle of an action (version "
+                f"{following[0].version} belongs to it too); fork at a version that ends one."
+            )
         seed = secrets.token_hex(16)
         forked_from: dict[str, Any] = {"game_id": str(source.id), "version": at_version}
         if not finished:

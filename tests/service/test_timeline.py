@@ -5,6 +5,7 @@ tests go through GraphQL and REST."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 import sqlite3
@@ -20,7 +21,7 @@ from service.games import Caller, Games
 from service.store import open_store
 from service.timeline import ENTRY_FIELDS, Timeline
 from tests.client import Client, register
-from tests.service.play import create_table, play_graphql, seated
+from tests.service.play import create_table, play_graphql, play_rest, seated
 
 
 def setup_game(
@@ -407,12 +408,18 @@ def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  
     players = seated(server.url, 2)
     game_id = create_table(players, "IMHOTEP")
     play_graphql(players, game_id, random.Random(2))
-    source_state = Client(server.url).rest("GET", f"/games/{game_id}/state?version=30").json()
-    fork = players[0].gql(
-        "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 30) { id status forkedFrom { gameId version } } }",
-        {"g": game_id},
-    )["forkGame"]
-    assert fork["status"] == "OPEN" and fork["forkedFrom"] == {"gameId": game_id, "version": 30}
+    mutation = (
+        "mutation($g: ID!, $v: Int!) { forkGame(gameId: $g, atVersion: $v) "
+        "{ id status forkedFrom { gameId version } } }"
+    )
+    for at in range(30, 1, -1):  # the first version from 30 down that ends an action
+        answer = players[0].raw(mutation, {"g": game_id, "v": at})
+        if not answer.get("errors"):
+            break
+        assert "middle of an action" in answer["errors"][0]["message"]
+    fork = answer["data"]["forkGame"]
+    source_state = Client(server.url).rest("GET", f"/games/{game_id}/state?version={at}").json()
+    assert fork["status"] == "OPEN" and fork["forkedFrom"] == {"gameId": game_id, "version": at}
     for seat, player in enumerate(players):
         player.gql(
             "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
@@ -437,6 +444,34 @@ def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  
         "mutation($g: ID!) { forkGame(gameId: $g, atVersion: 5) { id } }", {"g": running}
     )
     assert failure.code == "FORBIDDEN"  # a running game: its players only
+
+
+def test_anybody_forks_a_finished_amun_re_game_over_rest(server) -> None:  # type: ignore[no-untyped-def]
+    """Issue #6 acceptance, Amun-Re: a finished game is public, so an outsider may fork it; the
+    fork replays the source up to that version (same public board), unranked, marked."""
+    players = seated(server.url, 3)
+    game_id = create_table(players, "AMUN_RE", {"statues": True})
+    play_rest(players, game_id, random.Random(6))
+    outsider = register(server.url, "Outsider")
+    for at in range(40, 1, -1):  # the first version from 40 down that is a command start
+        response = outsider.rest("POST", f"/games/{game_id}/fork", json={"atVersion": at})
+        if response.status_code == 201:
+            break
+        assert response.json()["code"] == "BAD_INPUT" and "middle" in response.json()["detail"]
+    fork = response.json()
+    assert fork["status"] == "OPEN" and fork["mySeat"] is None
+    assert fork["forkedFrom"] == {"gameId": game_id, "version": at, "seats": None}
+    for seat in range(3):
+        added = outsider.rest("POST", f"/games/{fork['id']}/bots", json={"seat": seat})
+        assert added.status_code in (200, 201), added.text
+    source = outsider.rest("GET", f"/games/{game_id}/state?version={at}").json()
+    # the fork's start (version 5, after its creation and three seats) plus the source's game
+    # events up to `at` (which followed the source's own creation, seats and start): version `at`
+    # of the fork is version `at` of the source; three bots then finished the fork
+    finished = outsider.rest("GET", f"/games/{fork['id']}").json()
+    assert finished["status"] == "FINISHED"
+    assert outsider.rest("GET", f"/games/{fork['id']}/state?version={at}").json() == source
+    assert outsider.rest("GET", f"/games/{fork['id']}/verify").json()["ok"] is True
 
 
 def reseal(events: list[dict], seed: str) -> list[dict]:  # type: ignore[type-arg]
@@ -507,6 +542,13 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
     at = games.get(game_id).version
     assert codes(timeline.fork, outsider, game_id, at) == "FORBIDDEN"
     assert codes(timeline.fork, players[1], game_id, 2) == "BAD_INPUT"  # not running then
+    log = timeline.entries(game_id)
+    inside = next(  # an action's own event followed by a step of the same action
+        a.version
+        for a, b in itertools.pairwise(log)
+        if a.by_seat is not None and a.command is not None and b.command == a.command
+    )
+    assert codes(timeline.fork, players[1], game_id, inside) == "BAD_INPUT"
     fork = timeline.fork(players[1], game_id, at)
     fork_id = str(fork.id)
     assert fork.table.status == tables.OPEN
