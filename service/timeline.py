@@ -155,12 +155,18 @@ class Timeline:
         return self.games.events(game_id)
 
     def verify(self, game_id: str) -> audit.Finding:
-        return self.check(self.entries(game_id))
+        return self.check(self.entries(game_id), stored=True)
 
-    def check(self, entries: list[Entry]) -> audit.Finding:
+    def check(self, entries: list[Entry], *, stored: bool) -> audit.Finding:
         """``domain.audit.verify``, and for the fork of an unfinished game whose source is on
         this server, that its position is the one the rules deal from the source at that
-        version with the fork's seed (the fork's randomness is provably fair too)."""
+        version with the fork's seed (the fork's randomness is provably fair too).
+
+        Only a log this server wrote (``stored``) is compared with a source that is not
+        finished: comparing an outside document with it would answer guesses about the
+        source's secrets (a forged fork that keeps every seat would be checked against every
+        hand). An imported fork of a running game is therefore checked like one from another
+        server, by the rules alone."""
         finding = audit.verify(entries, rules_for)
         source = entries[0].data.get("forked_from")
         if not finding.ok or not isinstance(source, dict) or "seats" not in source:
@@ -169,6 +175,10 @@ class Timeline:
         rng = rng_for(entries[0].data["seed"], dealt.version - 1)
         try:
             past = self.games.at_version(str(source["game_id"]), int(source["version"])).table
+            if not stored and self.games.get(str(source["game_id"])).table.status != (
+                tables.FINISHED
+            ):
+                return finding
             deal = rules_for(past.kind).fork(past.game, list(source["seats"]), rng)
             same = past.kind == entries[0].data["kind"] and deal.data == dealt.data
         except NotFound:
@@ -230,7 +240,7 @@ class Timeline:
     def import_game(self, caller: Caller, document: Any) -> GameTable:
         require_player(caller)
         entries = parse_document(document)
-        finding = self.check(entries)
+        finding = self.check(entries, stored=False)
         if not finding.ok:
             raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
         table = tables.start(entries[0])
