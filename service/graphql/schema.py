@@ -310,7 +310,8 @@ class Mutation:
         "replayed). A game that is not finished may be forked only by one of its players: the "
         "fork starts from what that player's seats could see, everything hidden from them "
         "re-dealt from the fork's own seed, and seats the player at those seats; the other "
-        "seats are open (players or bots)."
+        "seats are open (players or bots). Once over, a fork reveals its whole log like any "
+        "game, the forking player's hidden items at the fork included."
     )
     async def fork_game(self, info: Info, game_id: GameID, at_version: int) -> Game:
         found = await info.context.run(
