@@ -40,7 +40,7 @@ def elo(ratings: list[float], ranks: list[int], k: float = K) -> list[float]:
 
 def rated_seats(summary: Row) -> list[tuple[int, str, str]]:
     """(seat, player id, name) of the seats that count for ratings; empty if the game doesn't."""
-    if summary.get("forked_from") or not summary.get("ranks"):
+    if summary.get("forked_from") or summary.get("imported") or not summary.get("ranks"):
         return []
     humans = [p for p in summary["players"] if p["player_id"] and not p["bot"]]
     ids = [p["player_id"] for p in humans]

@@ -29,7 +29,7 @@ from domain.registry import rules_for
 from projections import games as summaries
 from projections import profiles, ratings, stats
 from service.sql import Cursor, Sql
-from service.store import Database, Store, entry_of, schema_lock
+from service.store import Database, Store, entry_of, imported_by, schema_lock
 
 log = logging.getLogger("papyrus.readmodels")
 
@@ -52,6 +52,8 @@ class Step:
     active_seats: list[int]
     players: list[dict[str, Any]]
     forked_from: dict[str, Any] | None
+    imported: bool = False
+    """A copy of a game played elsewhere (``importGame``): it does not count again."""
 
 
 def dump(value: Any) -> str:
@@ -167,6 +169,7 @@ def finished_summary(step: Step) -> dict[str, Any] | None:
         "winners": list(d["winners"]),
         "ranks": list(d["ranks"]),
         "forked_from": step.forked_from,
+        "imported": step.imported,
         "updated_at": step.entry.at,
     }
 
@@ -181,7 +184,7 @@ class ProfilesProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         summary = finished_summary(step)
-        if summary is None:
+        if summary is None or summary["imported"]:  # a copy: its players played it elsewhere
             return
         seen: set[str] = set()
         for player in summary["players"]:
@@ -250,6 +253,8 @@ class StatsProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         entry = step.entry
+        if step.imported:  # a copy of a game counted where it was played
+            return
         if step.scores_before != step.scores_after and entry.type not in tables.TABLE_EVENTS:
             gained = stats.score_sources(
                 entry.type, entry.data, step.scores_before, step.scores_after
@@ -303,11 +308,14 @@ class Folder:
         self.store = store
         self.size = size
         self._tables: OrderedDict[str, tables.Table] = OrderedDict()
+        self._imported: dict[str, bool] = {}
 
-    def step(self, game_id: str, entry: Entry, position: int) -> Step:
+    def step(self, game_id: str, entry: Entry, position: int, imported: bool = False) -> Step:
+        """``imported``: for the first entry, whether its game was imported."""
         table = self._tables.pop(game_id, None)
         if entry.version == 1:
             table = tables.start(entry)
+            self._imported[game_id] = imported
         else:
             if table is None or table.version != entry.version - 1:
                 table = self._load(game_id, entry.version - 1)
@@ -339,7 +347,16 @@ class Folder:
             active,
             players,
             table.forked_from,
+            self._is_imported(game_id),
         )
+
+    def _is_imported(self, game_id: str) -> bool:
+        if game_id not in self._imported:
+            first = next(iter(self.store.events.get(uuid.UUID(game_id), lte=1)))
+            self._imported[game_id] = imported_by(first) is not None
+        while len(self._imported) > 4 * self.size:
+            self._imported.pop(next(iter(self._imported)))
+        return self._imported[game_id]
 
     def _load(self, game_id: str, version: int) -> tables.Table:
         stored = [entry_of(e) for e in self.store.events.get(uuid.UUID(game_id), lte=version)]
@@ -465,11 +482,13 @@ class ReadModels:
             return [
                 self._folder.step(
                     str(uuid.UUID(str(note.originator_id))),
-                    entry_of(self.store.mapper.to_domain_event(note)),
+                    entry_of(event),
                     note.id,
+                    imported_by(event) is not None,
                 )
                 for note in notes
                 if note.topic in TOPICS
+                for event in [self.store.mapper.to_domain_event(note)]
             ]
         except Exception:
             self._folder = Folder(self.store)

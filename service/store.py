@@ -70,6 +70,10 @@ class GameTable(Aggregate):
     """
 
     class Opened(EntryFields, Aggregate.Created):
+        imported_by: str | None = None
+        """The player who imported this game (``importGame``); not part of the hashed entry,
+        which must stay what the source server wrote. Imported games are copies: they do
+        not count again in profiles, ratings and statistics."""
 
         def apply(self, aggregate: Any) -> None:
             entry = entry_of(self)
@@ -138,6 +142,12 @@ class GameTable(Aggregate):
         )
 
 
+def imported_by(stored: Any) -> str | None:
+    """Who imported the game whose first stored event this is (events stored before the field
+    existed have none: they were not imported)."""
+    return getattr(stored, "imported_by", None)
+
+
 def entry_of(stored: Any) -> Entry:
     """The log entry of a stored ``Opened`` or ``Recorded`` event."""
     return Entry(
@@ -165,6 +175,7 @@ def open_table(
     command: str | None = None,
     at: datetime | None = None,
     game_id: uuid.UUID | None = None,
+    imported_by: str | None = None,
 ) -> GameTable:
     """A new table whose first entry (version 1, ``table_created``) is ``opening``."""
     timestamp = at or GameTable.Opened.create_timestamp()
@@ -187,6 +198,7 @@ def open_table(
         originator_version=1,
         timestamp=timestamp,
         hash=sealed,
+        imported_by=imported_by,
         **fields,
     )
     table = cast(GameTable, event.mutate(None))

@@ -275,6 +275,7 @@ class Timeline:
             seed=table.seed,
             command=first.command,
             at=datetime.fromisoformat(first.at),
+            imported_by=caller.player_id,
         )
         for entry in entries[1:]:
             game.record(

@@ -134,6 +134,7 @@ def test_bots_forks_and_one_player_on_several_seats_are_not_rated() -> None:
     assert set(rows) == {"a", "b"}  # the bot seat is left out
     assert rows["b"]["rating"] > 1500 > rows["a"]["rating"]
     assert ratings.rate_game({}, {**FINISHED, "forked_from": {"game_id": "x", "version": 3}}) == {}
+    assert ratings.rate_game({}, {**FINISHED, "imported": True}) == {}  # a copy: rated once
     same = [{**p, "player_id": "a"} for p in FINISHED["players"][:2]]
     assert ratings.rate_game({}, {**FINISHED, "players": same}) == {}
 

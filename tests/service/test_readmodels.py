@@ -16,6 +16,7 @@ from service import views
 from service.games import Caller, Games
 from service.readmodels import ReadModels
 from service.store import Database, open_store
+from service.timeline import Timeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +53,8 @@ def snapshot(models: ReadModels) -> dict[str, list[tuple]]:  # type: ignore[type
 
 def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database_url: str) -> None:
     games, players, ids = play_games(database_url, 2)
+    timeline = Timeline(games)
+    copy_ = timeline.import_game(players[1], timeline.export(ids[0]))  # counts only once
     open_table = games.create_game(players[1], "imhotep", 4, {"sides": {"market": "B"}}, None)
     games.join_game(players[1], str(open_table.id), None)
     models = ReadModels(games.store, Database(database_url))
@@ -65,7 +68,7 @@ def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database
     assert models.summaries(lobby=True, options={"sides": {"market": "B"}}) == lobby
     assert models.summaries(lobby=True, options={"sides": {"market": "A"}}) == []
     finished = models.summaries(status="FINISHED", player_id=players[2].player_id)
-    assert sorted(r["game_id"] for r in finished) == sorted(ids)
+    assert sorted(r["game_id"] for r in finished) == sorted([*ids, str(copy_.id)])
     for row in finished:
         live = games.get(row["game_id"]).table
         assert row["scores"] == live.outcome.scores and row["winners"] == live.outcome.winners
@@ -77,6 +80,7 @@ def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database
     assert profile["games_won"] == wins
     board = models.leaderboard("imhotep", 10)
     assert len(board) == 3 and board[0]["rating"] >= board[-1]["rating"]
+    assert [r["games"] for r in board] == [1, 1, 1]  # the imported copy is not rated again
     assert abs(sum(r["rating"] for r in board) - 3 * 1500) < 1e-6
     statistics = models.statistics("imhotep")
     assert statistics["games"] == 1
