@@ -71,7 +71,7 @@ class Runtime:
         self.hub.notify(game_id, version)
         self.worker.wake()
         if kind in LOBBY_EVENTS:
-            self.hub.lobby_changed(game_id)
+            self.hub.lobby_changed(game_id, version)
 
     def start(self) -> None:
         if self.settings.run_projections:

@@ -14,7 +14,7 @@ class Hub:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
-        self._lobby: set[asyncio.Queue[str]] = set()
+        self._lobby: set[asyncio.Queue[tuple[str, int]]] = set()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -32,23 +32,24 @@ class Hub:
 
     # -- the lobby: every subscriber gets the ids of the tables that changed ----------------------
 
-    def lobby_changed(self, game_id: str) -> None:
-        """Thread-safe: a table was created, seated, started, finished or abandoned."""
+    def lobby_changed(self, game_id: str, version: int) -> None:
+        """Thread-safe: a table was created, seated, started, finished or abandoned (the entry
+        ``version`` of ``game_id`` did it)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        loop.call_soon_threadsafe(self._push_lobby, game_id)
+        loop.call_soon_threadsafe(self._push_lobby, game_id, version)
 
-    def _push_lobby(self, game_id: str) -> None:
+    def _push_lobby(self, game_id: str, version: int) -> None:
         for queue in self._lobby:
-            queue.put_nowait(game_id)
+            queue.put_nowait((game_id, version))
 
-    def lobby_queue(self) -> asyncio.Queue[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+    def lobby_queue(self) -> asyncio.Queue[tuple[str, int]]:
+        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         self._lobby.add(queue)
         return queue
 
-    def release_lobby(self, queue: asyncio.Queue[str]) -> None:
+    def release_lobby(self, queue: asyncio.Queue[tuple[str, int]]) -> None:
         self._lobby.discard(queue)
 
     def waiter(self, game_id: str) -> asyncio.Event:

@@ -385,8 +385,8 @@ class Subscription:
         queue = context.hub.lobby_queue()
         try:
             while True:
-                game_id = await queue.get()
-                row = await context.run(context.readmodels.summary, game_id)
+                game_id, version = await queue.get()
+                row = await context.run(context.readmodels.summary_after, game_id, version)
                 if row is not None and (kind is None or row["kind"] == kind.value):
                     yield GameSummary.of(row)
         finally:

@@ -104,11 +104,15 @@ def act_n(players: list[Client], game_id: str, n: int, rng: random.Random) -> in
     return version
 
 
+def started(payloads: list[dict[str, Any]]) -> bool:
+    return payloads[-1]["data"]["lobbyChanged"]["status"] == "ACTIVE"
+
+
 @pytest.mark.postgres
 def test_a_subscriber_on_one_process_sees_every_action_handled_by_another(two_processes) -> None:  # type: ignore[no-untyped-def]
     front, back = two_processes
     lobby_thread, lobby = in_thread(
-        subscribe(back.ws_url, LOBBY, {}, until=lambda p: len(p) >= 4, timeout=60)
+        subscribe(back.ws_url, LOBBY, {}, until=started, timeout=60)
     )
     time.sleep(0.5)  # the lobby subscriber is connected before the table is made
     players = seated(front.url, 3)
@@ -152,7 +156,11 @@ def test_a_subscriber_on_one_process_sees_every_action_handled_by_another(two_pr
     lobby_thread.join(timeout=60)
     changes = [p["data"]["lobbyChanged"] for p in lobby[0]]
     assert changes and all(c["gameId"] == game_id for c in changes)
-    assert changes[-1]["status"] == "ACTIVE" and changes[-1]["freeSeats"] == 0  # the latest summary
+    assert changes[-1]["status"] == "ACTIVE" and changes[-1]["freeSeats"] == 0
+    # each change shows the table at least as it was after the entry that caused it, never older
+    # (the other process may still be applying it to the read models)
+    free = [c["freeSeats"] for c in changes]
+    assert free == sorted(free, reverse=True)
 
 
 @pytest.mark.postgres
