@@ -181,6 +181,8 @@ def expected_fork(table: tables.Table, group: list[Entry], rules: Rules[Any]) ->
     if len(group) < 2 or group[0].type != tables.GAME_STARTED or group[1].type != FORK_DEALT:
         raise Bad(group[0].version, "a fork must start with the position it was dealt")
     state = rules.evolve(rules.initial(table.seats, table.options), group[1].event)
+    if len(rules.scores(state)) != table.seats:
+        raise Bad(group[1].version, "the dealt position is not one of this table's game")
     steps, _ = run_automatic(rules, state, rng_for(table.seed, group[1].version))
     return [
         shape(group[0]),
@@ -194,9 +196,11 @@ def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> N
     if entry.type == tables.SEAT_TAKEN:
         if table.status != tables.OPEN or table.holders[d["seat"]] is not None:
             raise Bad(entry.version, "a seat was taken that was not free")
-    elif entry.type == tables.GAME_STARTED and entry.command != FORK:
+    elif entry.type == tables.GAME_STARTED:
         if table.status != tables.OPEN or table.free_seats():
             raise Bad(entry.version, "the game started before every seat was taken")
+        if (entry.command == FORK) != (table.forked_from is not None):
+            raise Bad(entry.version, "a fork starts from its source, and only a fork does")
     elif entry.type == tables.GAME_FINISHED:
         outcome = rules.outcome(table.game) if table.game is not None else None
         if outcome is None or [outcome.scores, outcome.winners, outcome.ranks] != [

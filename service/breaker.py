@@ -41,3 +41,5 @@ class Breaker:
         except STORE_FAILURES as failure:
             self.trip()
             raise Unavailable(MESSAGE) from failure
+        except StopIteration as bug:  # a future cannot carry it: the request would hang
+            raise RuntimeError(f"StopIteration escaped from {fn!r}") from bug

@@ -184,8 +184,8 @@ class ProfilesProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         summary = finished_summary(step)
-        if summary is None or summary["imported"]:  # a copy: its players played it elsewhere
-            return
+        if summary is None or summary["imported"] or summary["forked_from"]:
+            return  # a copy or a sandbox: what its players did counts where it was played
         seen: set[str] = set()
         for player in summary["players"]:
             pid = player["player_id"]
@@ -253,7 +253,7 @@ class StatsProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         entry = step.entry
-        if step.imported:  # a copy of a game counted where it was played
+        if step.imported or step.forked_from:  # a copy or a sandbox: counted at its source
             return
         if step.scores_before != step.scores_after and entry.type not in tables.TABLE_EVENTS:
             gained = stats.score_sources(

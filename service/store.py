@@ -78,6 +78,7 @@ class GameTable(Aggregate):
         def apply(self, aggregate: Any) -> None:
             entry = entry_of(self)
             aggregate.table = tables.start(entry)
+            aggregate.imported_by = imported_by(self)
             aggregate.commands = {}
             if entry.command is not None:
                 aggregate.commands[entry.command] = (1, 1)
@@ -89,6 +90,7 @@ class GameTable(Aggregate):
 
     if TYPE_CHECKING:  # set by ``Opened.apply`` (annotations here would become __init__ args)
         table: tables.Table
+        imported_by: str | None
         commands: dict[str, tuple[int, int]]
         """Idempotency: each command id with the first and last version it recorded."""
 

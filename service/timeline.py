@@ -155,44 +155,73 @@ class Timeline:
         return self.games.events(game_id)
 
     def verify(self, game_id: str) -> audit.Finding:
-        return self.check(self.entries(game_id), stored=True)
+        trusted = self.games.get(game_id).imported_by is None  # this server wrote the log
+        return self.check(self.entries(game_id), trusted=trusted)
 
-    def check(self, entries: list[Entry], *, stored: bool) -> audit.Finding:
-        """``domain.audit.verify``, and for the fork of an unfinished game whose source is on
-        this server, that its position is the one the rules deal from the source at that
-        version with the fork's seed (the fork's randomness is provably fair too).
+    def check(self, entries: list[Entry], *, trusted: bool) -> audit.Finding:
+        """``domain.audit.verify``, and for a fork, that its start is what its source gives:
+        the source's events up to the fork's version (a finished source), or the position the
+        rules deal from the source at that version with the fork's seed (so the fork's
+        randomness is provably fair too).
 
-        Only a log this server wrote (``stored``) is compared with a source that is not
-        finished: comparing an outside document with it would answer guesses about the
-        source's secrets (a forged fork that keeps every seat would be checked against every
-        hand). An imported fork of a running game is therefore checked like one from another
-        server, by the rules alone."""
+        A log this server did not write (``trusted=False``: an imported document) is checked
+        only against a source that is on this server and finished. Comparing it with a
+        running source would answer guesses about that game's secrets (a forged fork that keeps
+        every seat would be checked against every hand), and without its source a fork's start
+        could be anything."""
         finding = audit.verify(entries, rules_for)
         source = entries[0].data.get("forked_from")
-        if not finding.ok or not isinstance(source, dict) or "seats" not in source:
+        if not finding.ok or source is None:
             return finding
-        dealt = next(e for e in entries if e.type == audit.FORK_DEALT)  # audit checked it
-        rng = rng_for(entries[0].data["seed"], dealt.version - 1)
+        problem = self._fork_start_problem(entries, source, trusted)
+        if problem is None:
+            return finding
+        return audit.Finding(False, len(entries), *problem)
+
+    def _fork_start_problem(
+        self, entries: list[Entry], source: Any, trusted: bool
+    ) -> tuple[int, str] | None:
+        start = [e for e in entries if e.command == audit.FORK]
+        first = start[0].version if start else 1
         try:
-            past = self.games.at_version(str(source["game_id"]), int(source["version"])).table
-            if not stored and self.games.get(str(source["game_id"])).table.status != (
-                tables.FINISHED
-            ):
-                return finding
-            deal = rules_for(past.kind).fork(past.game, list(source["seats"]), rng)
-            same = past.kind == entries[0].data["kind"] and deal.data == dealt.data
+            origin = self.games.get(str(source["game_id"]))
         except NotFound:
-            return finding  # the source lives on another server (an imported fork)
-        except Exception:  # a forged source reference (wrong seats, wrong version)
-            same = False
-        if same:
-            return finding
-        return audit.Finding(
-            False,
-            len(entries),
-            dealt.version,
-            "the fork's position is not the one dealt from its source by the fork's seed",
-        )
+            if trusted:
+                return None  # its source was deleted or lives in another store
+            return 1, "its source game is not on this server, so the fork's start cannot be checked"
+        except Exception:
+            return 1, "its fork source is malformed"
+        if not trusted and origin.table.status != tables.FINISHED:
+            return 1, "its source game is not over yet; a fork of it can be checked only then"
+        try:
+            past = self.games.at_version(str(origin.id), int(source["version"])).table
+            if past.kind != entries[0].data["kind"]:
+                return 1, "its source game is of another kind"
+            if "seats" not in source:
+                copied = [(e.type, e.data, e.seat, e.automatic) for e in start[1:]]
+                kept = [(e.type, e.data, e.seat, e.automatic) for e in past.history]
+                if copied == kept:
+                    return None
+                reason = "the fork's start is not its source game up to the fork's version"
+                for entry, want in zip(start[1:], kept, strict=False):
+                    if (entry.type, entry.data, entry.seat, entry.automatic) != want:
+                        return entry.version, reason
+                return (start[-1].version if start else 1), reason  # one of them is longer
+            dealt = next((e for e in start if e.type == audit.FORK_DEALT), None)
+            if dealt is None:
+                return first, "a fork of an unfinished game must start from its dealt position"
+            rng = rng_for(entries[0].data["seed"], dealt.version - 1)
+            deal = rules_for(past.kind).fork(past.game, list(source["seats"]), rng)
+            if deal.data == dealt.data:
+                return None
+            return (
+                dealt.version,
+                "the fork's position is not the one dealt from its source by the fork's seed",
+            )
+        except PapyrusError:
+            return 1, "its fork source names a version that cannot be forked"
+        except Exception:
+            return 1, "its fork source is malformed"
 
     def replay(self, game_id: str, after: int, limit: int) -> Iterator[tuple[tables.Table, Entry]]:
         """Each entry after ``after`` with the table right after it (one pass over the log)."""
@@ -240,7 +269,7 @@ class Timeline:
     def import_game(self, caller: Caller, document: Any) -> GameTable:
         require_player(caller)
         entries = parse_document(document)
-        finding = self.check(entries, stored=False)
+        finding = self.check(entries, trusted=False)
         if not finding.ok:
             raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
         table = tables.start(entries[0])
@@ -316,6 +345,12 @@ class Timeline:
         if past.status != tables.ACTIVE:
             raise BadInput(f"At version {at_version} the game was not running.")
         this, *following = self.games.events(game_id, after=at_version - 1, limit=2)
+        if following and this.command == audit.FORK and following[0].command == audit.FORK:
+            raise BadInput(
+                f"Version {at_version} is part of this fork's start, which came from game "
+                f"{source.table.forked_from['game_id']}: fork that game, or this one after "  # type: ignore[index]
+                "its start."
+            )
         if following and this.command is not None and following[0].command == this.command:
             raise BadInput(
                 f"Version {at_version} is in the middle of an action (version "

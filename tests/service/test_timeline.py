@@ -583,27 +583,35 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
         if e.version <= start
     ]
     seed = logged[0]["data"]["seed"]
-    assert timeline.check([Entry(**e) for e in reseal(logged, seed)], stored=True).ok
+    assert timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=True).ok
     forged_state = copy.deepcopy(dealt.data["state"])
     pile = forged_state["draw"]
     k = next(i for i in range(1, len(pile)) if pile[i] != pile[0])
     pile[0], pile[k] = pile[k], pile[0]
     forged = [Entry(**e) for e in reseal([swap_deal(e, forged_state) for e in logged], seed)]
-    finding = timeline.check(forged, stored=True)
+    finding = timeline.check(forged, trusted=True)
     assert (finding.ok, finding.version) == (False, dealt.version)
     assert "from its source" in str(finding.reason)
     # an outside document is never compared with a running source: that would be an oracle
-    # on its secrets (the forged deal could be a guess at them)
-    assert timeline.check(forged, stored=False).ok
+    # on its secrets (the forged deal could be a guess at them). True or forged, it is refused
+    # with the same answer until the source is over.
+    honest = timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=False)
+    guessed = timeline.check(forged, trusted=False)
+    assert not honest.ok and (honest.version, honest.reason) == (guessed.version, guessed.reason)
+    assert "not over yet" in str(honest.reason)
     # play both to the end: the fork's hidden items were re-dealt, not copied
     while games.get(fork_id).table.status == tables.ACTIVE:
         table = games.get(fork_id).table
         seat = views.active_seats(table)[0]
         assert seat == 1, "the bots play every other seat"
         games.act(players[1], fork_id, rng.choice(views.legal_actions(table, players[1])))
+    exported = timeline.export(fork_id)
+    with pytest.raises(PapyrusError, match="not over yet"):  # no verdict on a running source
+        timeline.import_game(players[0], exported)
     while games.get(game_id).table.status == tables.ACTIVE:
         act_once(games, players, game_id, rng)
-    assert not timeline.check(forged, stored=False).ok  # the source is public now: checked
+    assert not timeline.check(forged, trusted=False).ok  # the source is public now: checked
+    assert timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=False).ok
     revealed_source = views.state(games.at_version(game_id, at).table, Caller(), revealed=True)
     revealed_fork = views.state(
         games.at_version(fork_id, dealt.version).table, Caller(), revealed=True
@@ -611,10 +619,11 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
     source_pool, fork_pool = hidden_pool(kind, revealed_source), hidden_pool(kind, revealed_fork)
     assert len(source_pool) == len(fork_pool) and source_pool != fork_pool
     assert timeline.verify(fork_id).ok
-    copy_ = timeline.import_game(players[0], timeline.export(fork_id))
+    copy_ = timeline.import_game(players[0], exported)
     assert [e.hash for e in timeline.entries(str(copy_.id))] == [
         e.hash for e in timeline.entries(fork_id)
     ]
+    assert timeline.verify(str(copy_.id)).ok
 
 
 @pytest.mark.parametrize(("kind", "options"), [("IMHOTEP", {"sides": "B"}), ("AMUN_RE", {})])
@@ -709,7 +718,74 @@ def test_a_player_holding_every_seat_gets_a_fork_that_starts_at_once(sqlite_url:
     assert views.state(fork.table, alone) == views.state(source, alone)
     assert fork.table.game.draw != source.game.draw  # hidden from both seats: re-dealt
     assert sorted(fork.table.game.draw) == sorted(source.game.draw)
+    began = next(e.version for e in timeline.entries(str(fork.id)) if e.type == "game_started")
+    with pytest.raises(PapyrusError, match="part of this fork's start"):
+        timeline.fork(alone, str(fork.id), began)
     games.abandon_game(alone, game_id, "lunch")
     again = timeline.fork(alone, game_id, at)
     assert again.table.forked_from["seats"] == [0, 1]  # type: ignore[index]
     assert timeline.verify(str(again.id)).ok and timeline.verify(str(fork.id)).ok
+
+
+def finished_fork_document(
+    url: str,
+) -> tuple[Timeline, Caller, dict[str, Any], dict[str, Any]]:
+    """A finished game, a fork of it at a version that ends an action, played out by bots,
+    and that fork's export."""
+    games, timeline, players, game_id = setup_game(url, "imhotep", 2, seed="doc")
+    rng = random.Random(3)
+    while games.get(game_id).table.status == tables.ACTIVE:
+        act_once(games, players, game_id, rng)
+    log = timeline.entries(game_id)
+    at = next(
+        a.version
+        for a, b in itertools.pairwise(log)
+        if a.version > 40 and b.command != a.command and b.type not in tables.TABLE_EVENTS
+    )
+    fork = str(timeline.fork(players[0], game_id, at).id)
+    for seat in (0, 1):
+        games.add_bot(players[0], fork, seat, "random")
+    return timeline, players[0], timeline.export(game_id), timeline.export(fork)
+
+
+def edited(document: dict[str, Any], change: Any) -> dict[str, Any]:
+    events = copy.deepcopy(document["events"])
+    change(events)
+    return {**document, "events": reseal(events, document["seed"])}
+
+
+def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> None:
+    """Issue #6 importGame of forks: without its (finished) source here a fork's start could be
+    anything, so it is refused; a re-sealed copy whose copied part differs from the source is
+    named; a re-sealed game that claims to be a fork but starts by itself is named too."""
+    timeline, player, plain, document = finished_fork_document(sqlite_url)
+    assert str(timeline.import_game(player, document).id)
+    copied = next(e for e in document["events"] if e["command"] == "fork" and e["automatic"])
+
+    def nudge(events: list[dict]) -> None:  # type: ignore[type-arg]
+        events[copied["version"] - 1]["automatic"] = False  # as if a seat had chosen it
+
+    with pytest.raises(PapyrusError, match=f"Event {copied['version']} .*not its source game"):
+        timeline.import_game(player, edited(document, nudge))
+
+    def elsewhere(events: list[dict]) -> None:  # type: ignore[type-arg]
+        events[0]["data"]["forked_from"]["game_id"] = "00000000-0000-4000-8000-000000000000"
+
+    with pytest.raises(PapyrusError, match="not on this server"):
+        timeline.import_game(player, edited(document, elsewhere))
+
+    def by_itself(events: list[dict]) -> None:  # type: ignore[type-arg]
+        for e in events:
+            if e["command"] == "fork":
+                e["command"] = "start:1"
+
+    with pytest.raises(PapyrusError, match="does not hold") as refused:
+        timeline.import_game(player, edited(document, by_itself))
+    assert refused.value.code == "BAD_INPUT"
+
+    def claims_fork(events: list[dict]) -> None:  # type: ignore[type-arg]
+        source = document["events"][0]["data"]["forked_from"]
+        events[0]["data"]["forked_from"] = {**source, "seats": [0]}
+
+    with pytest.raises(PapyrusError, match="only a fork"):  # a bad input, never a hang
+        timeline.import_game(player, edited(plain, claims_fork))
