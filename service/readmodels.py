@@ -612,19 +612,6 @@ class ReadModels:
             ).one()
         return {**json.loads(found[0]), "seq": int(found[1])} if found else None
 
-    def summary_after(
-        self, game_id: str, version: int, timeout: float = 5.0
-    ) -> dict[str, Any] | None:
-        """The summary once it shows the game at ``version`` or later (another process may be
-        applying that entry right now: its catch-up skips the batch that process holds); after
-        ``timeout`` seconds, the latest summary there is."""
-        deadline = time.monotonic() + timeout
-        while True:
-            row = self.summary(game_id)
-            if (row is not None and row["version"] >= version) or time.monotonic() > deadline:
-                return row
-            time.sleep(0.02)
-
     def profile(self, player_id: str) -> dict[str, Any] | None:
         self.fresh()
         with self.sql.read() as cur:

@@ -386,7 +386,7 @@ class Subscription:
         try:
             while True:
                 game_id, version = await queue.get()
-                row = await context.run(context.readmodels.summary_after, game_id, version)
+                row = await summary_after(context, game_id, version)
                 if row is not None and (kind is None or row["kind"] == kind.value):
                     yield GameSummary.of(row)
         finally:
@@ -394,6 +394,21 @@ class Subscription:
 
 
 DEPTH_RULE = create_validator(MAX_DEPTH, None, None)
+#: how long a lobby change waits for the read model to show it (another process may be
+#: applying that entry right now), and how often it looks
+LOBBY_WAIT, LOBBY_POLL = 5.0, 0.02
+
+
+async def summary_after(context: Context, game_id: str, version: int) -> dict[str, Any] | None:
+    """The game's summary once the read model shows entry ``version`` or later; after
+    ``LOBBY_WAIT`` seconds the latest there is. Waits on the event loop, not on a worker."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + LOBBY_WAIT
+    while True:
+        row = await context.run(context.readmodels.summary, game_id)
+        if (row is not None and row["version"] >= version) or loop.time() > deadline:
+            return row
+        await asyncio.sleep(LOBBY_POLL)
 
 
 async def wait_for(info: Info, position: int | None) -> None:
