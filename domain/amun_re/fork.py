@@ -23,10 +23,14 @@ in ``seats``. Decisions, item by item (the view allow-list of ``view.py`` agains
   Offering, public since its reveal (the view's ``last_offering``), and is kept. The forking
   seats keep their commitments; outside these two phases nothing is secret there (the reveal made
   it public, and it clears marks, adjustments and Greed).
-* **Gold is kept for every seat.** The server never shows another seat's gold (R7.9, D-46), but
-  R7.9 notes that every transaction is public, so gold can be reconstructed from the public log:
-  it is public information in substance, and the sandbox keeps it. The bank ``ledger`` (not in
-  the view) is likewise a sum of public transactions and is kept (it stays equal to the gold).
+* **Gold** (R7.9, D-46): another seat's gold is never shown to others, even though it could be
+  reconstructed from the public transactions, so the sandbox must not carry it either (whoever
+  takes that seat in the fork, or anybody once the fork is over, would read it). Every other
+  seat gets as much gold as the forking seats hold (their mean, rounded down), within what the
+  board shows of it: at least its standing bid minus its Favour cards (R9.6 condition 6: the
+  bid stays affordable) and, for the player visibly selling to pay his bid (R9.8), less than
+  that bid. The bank ``ledger`` (not in any view) records the difference as start gold, so it
+  still adds up to the gold held.
 * **Nothing else is hidden**: ``pending`` / ``pending_kind`` (farmers or stones to place),
   ``tomb_paid`` (items already discarded for an extra placement, each discarded face up),
   ``thoth_pending``, ``green``, bids, the board, VP, statues, the Pharaoh and the results are
@@ -50,7 +54,8 @@ from dataclasses import fields
 from typing import Any
 
 from domain.amun_re import data
-from domain.amun_re.state import State
+from domain.amun_re.auction import payer
+from domain.amun_re.state import NONE, State, hand_size
 from domain.contract import JSON, Event
 
 FORK_DEALT = "fork_dealt"
@@ -107,6 +112,7 @@ def fork_event(state: State, seats: list[int], rng: random.Random) -> Event:
     s.statue_deck = sorted(s.statue_deck, key=data.STATUE_INDEX.__getitem__)
     rng.shuffle(s.statue_deck)
     _redeal_provinces(s, rng)
+    _assume_gold(s, state, seats, others)
     if s.phase in SECRET_PHASES:
         for x in others:
             s.committed[x] = False
@@ -116,6 +122,24 @@ def fork_event(state: State, seats: list[int], rng: random.Random) -> Event:
                 s.offer[x] = 0
                 s.greed[x] = False
     return Event(FORK_DEALT, {"state": snapshot(s)})
+
+
+def _assume_gold(s: State, state: State, seats: list[int], others: list[int]) -> None:
+    """D-46: other seats' gold from what the forking seats know (module docstring)."""
+    if not others:
+        return
+    mine = [s.gold[x] for x in sorted(set(seats)) if 0 <= x < s.seats]
+    base = sum(mine) // len(mine) if mine else data.START_GOLD
+    selling = payer(state)  # public: that player is seen selling to pay (R9.8)
+    for x in others:
+        gold = base
+        card = s.bid_on[x]
+        if s.phase in ("auction", "resolution") and card != NONE and s.standing[card] == x:
+            gold = max(gold, s.bid_value[x] - hand_size(s, x))
+        if x == selling:
+            gold = min(gold, s.bid_value[x] - 1)
+        s.ledger["start"] += gold - s.gold[x]
+        s.gold[x] = gold
 
 
 def _redeal(

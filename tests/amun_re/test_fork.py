@@ -48,8 +48,9 @@ CONFIGS = [
 ]
 #: fields a fork may change; every other field is kept as it is
 REDEALT = {"draw", "hands", "tomb_stack", "collection", "statue_deck", "province_set", "deck"}
+ASSUMED = {"gold", "ledger"}  # other seats' gold (D-46), and the ledger that adds it up
 COMMITMENT = {"committed", "marked", "adjust", "offer", "greed"}
-OTHER_FIELDS = [f.name for f in fields(State) if f.name not in REDEALT | COMMITMENT]
+OTHER_FIELDS = [f.name for f in fields(State) if f.name not in REDEALT | COMMITMENT | ASSUMED]
 
 
 def positions(seats: int, options: JSON, seed: int, keep_cards: bool = False) -> list[State]:
@@ -131,6 +132,18 @@ def test_snapshot_and_restore_are_inverse_through_json(combo: int) -> None:
             assert_nothing_shared(getattr(fresh, f.name), getattr(state, f.name))
 
 
+def assumed_gold(state: State, seats: list[int], x: int) -> int:
+    """D-46, written out again: the forking seats' mean gold, kept within what the board shows
+    of seat ``x``'s gold (a standing bid stays affordable, R9.6; a seller still owes, R9.8)."""
+    gold = sum(state.gold[s] for s in seats) // len(seats)
+    card = state.bid_on[x]
+    if state.phase in ("auction", "resolution") and card >= 0 and state.standing[card] == x:
+        gold = max(gold, state.bid_value[x] - sum(state.hands[x]))
+    if state.phase == "resolution" and RULES.active_seats(state) == [x]:
+        gold = min(gold, state.bid_value[x] - 1)
+    return gold
+
+
 @pytest.mark.parametrize(("n", "options"), CONFIGS)
 def test_r7_9_a_fork_keeps_what_the_seats_see_and_redeals_the_rest(n: int, options: JSON) -> None:
     """R7.9 / §17: each forking seat (and a spectator) sees exactly what it saw, except that the
@@ -151,8 +164,16 @@ def test_r7_9_a_fork_keeps_what_the_seats_see_and_redeals_the_rest(n: int, optio
                 assert RULES.view(fork, viewer) == expected_view(state, seats, viewer)
             for seat in seats:
                 assert RULES.legal_actions(fork, seat) == RULES.legal_actions(state, seat)
-            for name in OTHER_FIELDS:  # gold, the ledger, the board, the piles face up, …
+            for name in OTHER_FIELDS:  # the board, the piles face up, the bids, …
                 assert getattr(fork, name) == getattr(state, name), name
+            # gold (R7.9, D-46): the forking seats' own; the others' only from what they know
+            assert [fork.gold[x] for x in seats] == [state.gold[x] for x in seats]
+            for x in others:
+                assert fork.gold[x] == assumed_gold(state, seats, x)
+            assert sum(fork.gold) == sum(fork.ledger.values())  # the bank ledger adds up
+            assert {k: v for k, v in fork.ledger.items() if k != "start"} == {
+                k: v for k, v in state.ledger.items() if k != "start"
+            }
             # commitments: kept, except the other seats' during a secret phase
             assert fork.committed == expected_commitments(state, seats)
             for x in range(n):
