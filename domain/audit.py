@@ -11,6 +11,7 @@ It reports the first entry that does not hold, and why.
 from __future__ import annotations
 
 import copy
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +98,7 @@ def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
         ):
             raise ValueError(f"{table.seats!r} seats")
         table.options = rules.normalize_options(table.seats, table.options)
+        fork_source_shape(table.forked_from, table.seats)
     except Exception as failure:
         raise malformed(1, failure) from None
     for group in groups_of(entries[1:]):
@@ -142,6 +144,8 @@ def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -
     """What the rules record for this group, or ``None`` for table entries checked one by one."""
     first = group[0]
     if first.command == FORK:
+        if first.type != tables.GAME_STARTED or table.forked_from is None:
+            raise Bad(first.version, "only a fork's start may come from another game")
         return expected_fork(table, group, rules)
     if first.type == tables.GAME_STARTED:
         rng = rng_for(table.seed, first.version)
@@ -169,6 +173,30 @@ def expected_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -
         rng_for(table.seed, first.version - 1),
     )
     return [(s.event.type, s.event.data, s.event.seat, s.automatic) for s in steps]
+
+
+def fork_source_shape(source: Any, seats: int) -> None:
+    """A fork's ``forked_from`` is exactly what ``forkGame`` writes: the source's id (a
+    canonical UUID), a version from 1, and for the fork of an unfinished game the forking
+    seats (distinct, ascending, on the table)."""
+    if source is None:
+        return
+    if not isinstance(source, dict) or set(source) - {"seats"} != {"game_id", "version"}:
+        raise ValueError("forked_from must hold game_id, version and optionally seats")
+    game_id, version = source["game_id"], source["version"]
+    if not isinstance(game_id, str) or str(uuid.UUID(game_id)) != game_id:
+        raise ValueError("forked_from.game_id must be a game id")
+    if type(version) is not int or version < 1:
+        raise ValueError("forked_from.version must be a version from 1")
+    if "seats" in source:
+        forking = source["seats"]
+        if (
+            not isinstance(forking, list)
+            or not forking
+            or any(type(x) is not int or not 0 <= x < seats for x in forking)
+            or forking != sorted(set(forking))
+        ):
+            raise ValueError("forked_from.seats must be distinct seats of the table, ascending")
 
 
 def expected_fork(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> list[Any] | None:

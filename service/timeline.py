@@ -193,8 +193,11 @@ class Timeline:
             return 1, "its fork source is malformed"
         if not trusted and origin.table.status != tables.FINISHED:
             return 1, "its source game is not over yet; a fork of it can be checked only then"
+        creator = entries[0].data.get("created_by")
+        if "seats" in source and source["seats"] != origin.table.seats_of(str(creator)):
+            return 1, "its fork source names seats its creator did not hold"
         try:
-            past = self.games.at_version(str(origin.id), int(source["version"])).table
+            past = self.fork_point(origin, source["version"])
             if past.kind != entries[0].data["kind"]:
                 return 1, "its source game is of another kind"
             if "seats" not in source:
@@ -218,8 +221,8 @@ class Timeline:
                 dealt.version,
                 "the fork's position is not the one dealt from its source by the fork's seed",
             )
-        except PapyrusError:
-            return 1, "its fork source names a version that cannot be forked"
+        except PapyrusError as refused:
+            return 1, f"its fork source names a version that cannot be forked ({refused})"
         except Exception:
             return 1, "its fork source is malformed"
 
@@ -322,6 +325,26 @@ class Timeline:
         self.games._saved(game)
         return game
 
+    def fork_point(self, source: GameTable, at_version: int) -> tables.Table:
+        """The source's table at ``at_version``, or ``BAD_INPUT`` if no fork may start there:
+        the game was not running, the version is inside an action, or inside a fork's start."""
+        past = self.games.at_version(str(source.id), at_version).table
+        if past.status != tables.ACTIVE:
+            raise BadInput(f"At version {at_version} the game was not running.")
+        this, *following = self.games.events(str(source.id), after=at_version - 1, limit=2)
+        if following and this.command == audit.FORK and following[0].command == audit.FORK:
+            raise BadInput(
+                f"Version {at_version} is part of this fork's start, which came from game "
+                f"{source.table.forked_from['game_id']}: fork that game, or this one after "  # type: ignore[index]
+                "its start."
+            )
+        if following and this.command is not None and following[0].command == this.command:
+            raise BadInput(
+                f"Version {at_version} is in the middle of an action (version "
+                f"{following[0].version} belongs to it too); fork at a version that ends one."
+            )
+        return past
+
     def fork(self, caller: Caller, game_id: str, at_version: int) -> GameTable:
         """A sandbox starting from the game at ``at_version``: unranked, marked as a fork.
 
@@ -341,21 +364,7 @@ class Timeline:
                 "Only a player of this game may fork it while it is not finished (the fork "
                 "shows what that player's seats may see); anybody may fork it once it is over."
             )
-        past = self.games.at_version(game_id, at_version).table
-        if past.status != tables.ACTIVE:
-            raise BadInput(f"At version {at_version} the game was not running.")
-        this, *following = self.games.events(game_id, after=at_version - 1, limit=2)
-        if following and this.command == audit.FORK and following[0].command == audit.FORK:
-            raise BadInput(
-                f"Version {at_version} is part of this fork's start, which came from game "
-                f"{source.table.forked_from['game_id']}: fork that game, or this one after "  # type: ignore[index]
-                "its start."
-            )
-        if following and this.command is not None and following[0].command == this.command:
-            raise BadInput(
-                f"Version {at_version} is in the middle of an action (version "
-                f"{following[0].version} belongs to it too); fork at a version that ends one."
-            )
+        past = self.fork_point(source, at_version)
         seed = secrets.token_hex(16)
         forked_from: dict[str, Any] = {"game_id": str(source.id), "version": at_version}
         if not finished:

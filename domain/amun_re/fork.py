@@ -29,8 +29,9 @@ in ``seats``. Decisions, item by item (the view allow-list of ``view.py`` agains
   seat gets as much gold as the forking seats hold (their mean, rounded down), within what the
   board shows of it: at least its standing bid minus its Favour cards (R9.6 condition 6: the
   bid stays affordable) and, for the player visibly selling to pay his bid (R9.8), less than
-  that bid. The bank ``ledger`` (not in any view) records the difference as start gold, so it
-  still adds up to the gold held.
+  that bid. The bank ``ledger`` (not in any view, but in the fork's log once it is over) starts
+  afresh: all the gold held is booked as start gold. Keeping the source's ledger would let
+  anybody subtract their way back to the real total (a review found that).
 * **Nothing else is hidden**: ``pending`` / ``pending_kind`` (farmers or stones to place),
   ``tomb_paid`` (items already discarded for an extra placement, each discarded face up),
   ``thoth_pending``, ``green``, bids, the board, VP, statues, the Pharaoh and the results are
@@ -126,8 +127,6 @@ def fork_event(state: State, seats: list[int], rng: random.Random) -> Event:
 
 def _assume_gold(s: State, state: State, seats: list[int], others: list[int]) -> None:
     """D-46: other seats' gold from what the forking seats know (module docstring)."""
-    if not others:
-        return
     mine = [s.gold[x] for x in sorted(set(seats)) if 0 <= x < s.seats]
     base = sum(mine) // len(mine) if mine else data.START_GOLD
     selling = payer(state)  # public: that player is seen selling to pay (R9.8)
@@ -138,8 +137,9 @@ def _assume_gold(s: State, state: State, seats: list[int], others: list[int]) ->
             gold = max(gold, s.bid_value[x] - hand_size(s, x))
         if x == selling:
             gold = min(gold, s.bid_value[x] - 1)
-        s.ledger["start"] += gold - s.gold[x]
         s.gold[x] = gold
+    s.ledger = dict.fromkeys(s.ledger, 0)
+    s.ledger["start"] = sum(s.gold)
 
 
 def _redeal(

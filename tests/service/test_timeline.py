@@ -789,3 +789,50 @@ def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> N
 
     with pytest.raises(PapyrusError, match="only a fork"):  # a bad input, never a hang
         timeline.import_game(player, edited(plain, claims_fork))
+
+    def relabelled(events: list[dict]) -> None:  # type: ignore[type-arg]
+        last = next(e["command"] for e in reversed(events) if e["command"])
+        for e in events:  # the last action of a plain game, posing as copied steps
+            if e["command"] == last:
+                e["command"] = "fork"
+
+    with pytest.raises(PapyrusError, match="only a fork's start may come from another game"):
+        timeline.import_game(player, edited(plain, relabelled))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        lambda s: {**s, "version": str(s["version"])},
+        lambda s: {**s, "version": s["version"] + 0.5},
+        lambda s: {**s, "game_id": s["game_id"].upper()},
+        lambda s: {**s, "extra": 1},
+        lambda s: {**s, "seats": "0"},
+        lambda s: {**s, "seats": [0, 0]},
+        lambda s: {**s, "seats": [5]},
+        lambda s: {**s, "seats": [True]},
+        lambda s: {**s, "seats": []},
+    ],
+)
+def test_a_malformed_fork_source_is_refused(sqlite_url: str, source: Any) -> None:
+    """importGame: ``forkedFrom`` must be exactly what forkGame writes (it is served as is)."""
+    timeline, player, _, document = finished_fork_document(sqlite_url)
+
+    def change(events: list[dict]) -> None:  # type: ignore[type-arg]
+        events[0]["data"]["forked_from"] = source(events[0]["data"]["forked_from"])
+
+    with pytest.raises(PapyrusError, match=r"Event 1 .*malformed") as refused:
+        timeline.import_game(player, edited(document, change))
+    assert refused.value.code == "BAD_INPUT"
+
+
+def test_an_imported_fork_must_start_where_a_fork_may(sqlite_url: str) -> None:
+    """importGame: a fork source version where forkGame refuses (the end of the game) is named."""
+    timeline, player, plain, document = finished_fork_document(sqlite_url)
+    finished = next(e["version"] for e in plain["events"] if e["type"] == "game_finished")
+
+    def at_the_end(events: list[dict]) -> None:  # type: ignore[type-arg]
+        events[0]["data"]["forked_from"]["version"] = finished
+
+    with pytest.raises(PapyrusError, match="cannot be forked"):
+        timeline.import_game(player, edited(document, at_the_end))
