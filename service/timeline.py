@@ -191,6 +191,8 @@ class Timeline:
             return 1, "its source game is not on this server, so the fork's start cannot be checked"
         except Exception:
             return 1, "its fork source is malformed"
+        if not trusted and origin.table.status == tables.ABANDONED:
+            return 1, "its source game was abandoned, so a fork of it can never be checked"
         if not trusted and origin.table.status != tables.FINISHED:
             return 1, "its source game is not over yet; a fork of it can be checked only then"
         creator = entries[0].data.get("created_by")
@@ -198,8 +200,15 @@ class Timeline:
             return 1, "its fork source names seats its creator did not hold"
         try:
             past = self.fork_point(origin, source["version"])
-            if past.kind != entries[0].data["kind"]:
-                return 1, "its source game is of another kind"
+            opened = entries[0].data
+            if (past.kind, past.seats, past.options) != (
+                opened["kind"],
+                opened["seats"],
+                opened["options"],
+            ):
+                return 1, "its table is not its source's (kind, seats or options differ)"
+            if not start:
+                return None  # not started yet: its seats are still being taken
             if "seats" not in source:
                 copied = [(e.type, e.data, e.seat, e.automatic) for e in start[1:]]
                 kept = [(e.type, e.data, e.seat, e.automatic) for e in past.history]

@@ -557,6 +557,7 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
     fork = timeline.fork(players[1], game_id, at)
     fork_id = str(fork.id)
     assert fork.table.status == tables.OPEN
+    assert timeline.verify(fork_id).ok  # waiting for players is not a bad log
     assert fork.table.forked_from == {"game_id": game_id, "version": at, "seats": [1]}
     assert views.seats_of(fork.table, players[1]) == [1] and fork.table.free_seats() == [
         s for s in range(n) if s != 1
@@ -743,6 +744,7 @@ def finished_fork_document(
         if a.version > 40 and b.command != a.command and b.type not in tables.TABLE_EVENTS
     )
     fork = str(timeline.fork(players[0], game_id, at).id)
+    assert timeline.verify(fork).ok  # open, nobody seated yet
     for seat in (0, 1):
         games.add_bot(players[0], fork, seat, "random")
     return timeline, players[0], timeline.export(game_id), timeline.export(fork)
@@ -836,3 +838,25 @@ def test_an_imported_fork_must_start_where_a_fork_may(sqlite_url: str) -> None:
 
     with pytest.raises(PapyrusError, match="cannot be forked"):
         timeline.import_game(player, edited(document, at_the_end))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(options={**d["options"], "wrath_of_the_pharaoh": True}),
+        lambda d: d.update(
+            options={**d["options"], "sides": dict.fromkeys(d["options"]["sides"], "B")}
+        ),
+    ],
+    ids=["wrath", "sides"],
+)
+def test_a_fork_must_keep_its_source_table(sqlite_url: str, change: Any) -> None:
+    """A fork's start replayed on another table (other options) is not what the source gives,
+    even though its copied events are the source's."""
+    timeline, _, _, document = finished_fork_document(sqlite_url)
+    start = max(e["version"] for e in document["events"] if e["command"] == "fork")
+    logged = copy.deepcopy([e for e in document["events"] if e["version"] <= start])
+    change(logged[0]["data"])
+    finding = timeline.check([Entry(**e) for e in reseal(logged, document["seed"])], trusted=True)
+    assert (finding.ok, finding.version) == (False, 1)
+    assert "not its source's" in str(finding.reason)
