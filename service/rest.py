@@ -101,6 +101,12 @@ def int_param(value: Any, name: str, *, minimum: int = 0, maximum: int = MAX_INT
     return number
 
 
+def str_param(value: Any, name: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise BadInput(f"{name} must be a string.")
+    return value
+
+
 def present_game(game: Any, caller: Caller) -> dict[str, Any]:
     table = game.table
     return {
@@ -182,9 +188,7 @@ async def create_game(request: Request) -> Response:
     seats = int_param(body.get("seats"), "seats", minimum=1, maximum=100)
     if seats is None:
         raise BadInput("seats is required.")
-    seed = body.get("seed")
-    if seed is not None and not isinstance(seed, str):
-        raise BadInput("seed must be a string.")
+    seed = str_param(body.get("seed"), "seed")
     game = await run(
         request,
         runtime(request).games.create_game,
@@ -372,9 +376,7 @@ async def add_bot(request: Request) -> Response:
     caller = await caller_of(request)
     body = await body_of(request)
     seat = int_param(body.get("seat"), "seat")
-    strategy = body.get("strategy")
-    if strategy is not None and not isinstance(strategy, str):
-        raise BadInput("strategy must be a string.")
+    strategy = str_param(body.get("strategy"), "strategy")
     game = await run(
         request, runtime(request).games.add_bot, caller, request.path_params["id"], seat, strategy
     )
@@ -385,9 +387,7 @@ async def add_bot(request: Request) -> Response:
 async def abandon(request: Request) -> Response:
     caller = await caller_of(request)
     body = await body_of(request)
-    reason = body.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise BadInput("reason must be a string.")
+    reason = str_param(body.get("reason"), "reason")
     game = await run(
         request, runtime(request).games.abandon_game, caller, request.path_params["id"], reason
     )
