@@ -17,14 +17,12 @@ from typing import Any
 
 from domain import table as tables
 from domain import undo
-from domain.contract import Rules, RulesError
+from domain.contract import FORK_DEALT, Rules, RulesError
 from domain.engine import play, run_automatic
 from domain.log import GENESIS, Entry, entry_hash
 from domain.randomness import commitment, rng_for
 
 FORK = "fork"
-#: the event that starts the fork of an unfinished game (``Rules.fork``)
-FORK_DEALT = "fork_dealt"
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,9 @@ from typing import Any, Protocol, TypeVar
 
 JSON = dict[str, Any]
 
+#: the type of the event ``Rules.fork`` returns: a sandbox's whole starting position
+FORK_DEALT = "fork_dealt"
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

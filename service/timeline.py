@@ -13,7 +13,7 @@ from typing import Any
 
 from domain import audit, undo
 from domain import table as tables
-from domain.contract import Event
+from domain.contract import FORK_DEALT, Event
 from domain.log import Entry
 from domain.randomness import commitment, rng_for
 from domain.registry import KINDS, rules_for
@@ -219,7 +219,7 @@ class Timeline:
                     if (entry.type, entry.data, entry.seat, entry.automatic) != want:
                         return entry.version, reason
                 return (start[-1].version if start else 1), reason  # one of them is longer
-            dealt = next((e for e in start if e.type == audit.FORK_DEALT), None)
+            dealt = next((e for e in start if e.type == FORK_DEALT), None)
             if dealt is None:
                 return first, "a fork of an unfinished game must start from its dealt position"
             rng = rng_for(entries[0].data["seed"], dealt.version - 1)

@@ -57,9 +57,8 @@ from typing import Any
 from domain.amun_re import data
 from domain.amun_re.auction import payer
 from domain.amun_re.state import NONE, State, hand_size
-from domain.contract import JSON, Event
+from domain.contract import FORK_DEALT, JSON, Event
 
-FORK_DEALT = "fork_dealt"
 #: phases whose commitments are secret until their reveal (R11.1, R15.1)
 SECRET_PHASES = ("offering", "final_sale")
 

@@ -19,69 +19,30 @@ re-roll; ``restore`` is its inverse.
 
 from __future__ import annotations
 
+import copy
 import random
-from dataclasses import fields
-from typing import Any
+from dataclasses import asdict, fields
 
-from domain.contract import JSON, Event
+from domain.contract import FORK_DEALT, JSON, Event
 from domain.imhotep.state import Ship, State, pending
-
-FORK_DEALT = "fork_dealt"
 
 _FIELDS = tuple(f.name for f in fields(State))
 
 
 def snapshot(state: State) -> JSON:
-    """The whole state as JSON values (ships as objects, stack frames as lists)."""
-    out: JSON = {}
-    for name in _FIELDS:
-        value = getattr(state, name)
-        if name == "ships":
-            value = [
-                {
-                    "capacity": s.capacity,
-                    "minimum": s.minimum,
-                    "slots": list(s.slots),
-                    "site": s.site,
-                    "queue": list(s.queue),
-                }
-                for s in value
-            ]
-        elif name == "stack":
-            value = [list(frame) for frame in value]
-        elif name in ("sides", "docks"):
-            value = dict(value)
-        elif name == "final":
-            value = {k: list(v) for k, v in value.items()}
-        elif name in ("cards", "pyramids"):
-            value = [list(v) for v in value]
-        elif isinstance(value, list):
-            value = list(value)
-        out[name] = value
+    """The whole state as JSON values: a deep copy with the ships as objects and the stack
+    frames as lists (every other field already is JSON)."""
+    out: JSON = {name: copy.deepcopy(getattr(state, name)) for name in _FIELDS}
+    out["ships"] = [asdict(ship) for ship in state.ships]
+    out["stack"] = [list(frame) for frame in state.stack]
     return out
 
 
 def restore(d: JSON) -> State:
     """The state a ``snapshot`` describes (a fresh object, nothing shared with ``d``)."""
-    values: dict[str, Any] = {}
-    for name in _FIELDS:
-        value = d[name]
-        if name == "ships":
-            value = [
-                Ship(s["capacity"], s["minimum"], list(s["slots"]), s["site"], list(s["queue"]))
-                for s in value
-            ]
-        elif name == "stack":
-            value = [tuple(frame) for frame in value]
-        elif name in ("sides", "docks"):
-            value = dict(value)
-        elif name == "final":
-            value = {k: list(v) for k, v in value.items()}
-        elif name in ("cards", "pyramids"):
-            value = [list(v) for v in value]
-        elif isinstance(value, list):
-            value = list(value)
-        values[name] = value
+    values = copy.deepcopy({name: d[name] for name in _FIELDS})
+    values["ships"] = [Ship(**ship) for ship in values["ships"]]
+    values["stack"] = [tuple(frame) for frame in values["stack"]]
     return State(**values)
 
 
