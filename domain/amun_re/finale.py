@@ -17,7 +17,7 @@ from domain.amun_re import actions, data, tomb
 from domain.amun_re.board import discard_card, pay_out
 from domain.amun_re.offering import check_open, mark_actions
 from domain.amun_re.scoring import gold_bonus, ranks
-from domain.amun_re.state import NONE, State, module_on
+from domain.amun_re.state import NONE, State, clear_commitment, module_on
 from domain.contract import JSON, Event
 
 
@@ -39,9 +39,7 @@ def apply_started(state: State, d: dict[str, Any], seat: int | None) -> None:
     state.phase = "final_sale"
     state.turn = NONE
     for s in range(state.seats):
-        state.committed[s] = False
-        state.marked[s] = [0] * len(data.CARDS)
-        state.adjust[s] = 0
+        clear_commitment(state, s)
 
 
 def apply_committed(state: State, d: dict[str, Any], seat: int) -> None:

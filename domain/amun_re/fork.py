@@ -56,7 +56,7 @@ from typing import Any
 
 from domain.amun_re import data
 from domain.amun_re.auction import payer
-from domain.amun_re.state import NONE, State, hand_size
+from domain.amun_re.state import NONE, State, clear_commitment, hand_size
 from domain.contract import FORK_DEALT, JSON, Event
 
 #: phases whose commitments are secret until their reveal (R11.1, R15.1)
@@ -115,12 +115,7 @@ def fork_event(state: State, seats: list[int], rng: random.Random) -> Event:
     _assume_gold(s, state, seats, others)
     if s.phase in SECRET_PHASES:
         for x in others:
-            s.committed[x] = False
-            s.marked[x] = [0] * len(data.CARDS)
-            s.adjust[x] = 0
-            if s.phase == "offering":
-                s.offer[x] = 0
-                s.greed[x] = False
+            clear_commitment(s, x)
     return Event(FORK_DEALT, {"state": snapshot(s)})
 
 

@@ -25,6 +25,7 @@ from domain.amun_re.state import (
     THEFT,
     State,
     can_extra_place,
+    clear_commitment,
     distance,
     has_statue,
     module_on,
@@ -149,11 +150,7 @@ def apply_started(state: State, d: dict[str, Any], seat: int | None) -> None:
     state.phase = "offering"
     state.turn = NONE
     for s in range(state.seats):
-        state.committed[s] = False
-        state.marked[s] = [0] * len(data.CARDS)
-        state.adjust[s] = 0
-        state.offer[s] = 0
-        state.greed[s] = False
+        clear_commitment(state, s)
 
 
 def gift_count(state: State, seat: int, base: int) -> int:

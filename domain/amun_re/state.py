@@ -221,3 +221,16 @@ def can_extra_place(state: State, seat: int, hand: int | None = None) -> bool:
     tiles = collection_size(state, seat)
     cards = hand_size(state, seat) if hand is None else hand
     return tiles >= 1 and cards + tiles - 1 >= 2 and not tomb_full(state, seat)
+
+
+def clear_commitment(state: State, seat: int) -> None:
+    """R11.1 / R15.1: ``seat`` has committed nothing yet: no card marked for sale, no adjustment,
+    and in the Offering no offer and no Greed (in the final sale ``offer`` still holds the
+    round-6 Offering, public since its reveal)."""
+    state.committed[seat] = False
+    state.marked[seat] = [0] * len(data.CARDS)
+    state.adjust[seat] = 0
+    if state.phase == "offering":
+        state.offer[seat] = 0
+        state.greed[seat] = False
+
