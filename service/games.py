@@ -214,21 +214,56 @@ class Games:
             raise BadInput(str(refused)) from None
         if seed is not None and (not seed or len(seed) > 200):
             raise BadInput("A seed is a non-empty string of at most 200 characters.")
+        game = self.new_table(caller, kind, seats, normalized, seed, undo_allowed=undo_allowed)
+        self.save_new(game)
+        return game
+
+    def new_table(
+        self,
+        caller: Caller,
+        kind: str,
+        seats: int,
+        options: JSON,
+        seed: str | None = None,
+        *,
+        undo_allowed: bool = True,
+        forked_from: JSON | None = None,
+    ) -> GameTable:
+        """An open table created by ``caller`` (not saved yet); a fresh secret seed if none."""
         seed = seed if seed is not None else secrets.token_hex(16)
+        rules = rules_for(kind)
         opened = tables.created(
             kind,
             seats,
-            normalized,
+            options,
             seed,
             commitment(seed),
             caller.player_id,
             rules.version,
             undo_allowed=undo_allowed,
+            forked_from=forked_from,
         )
-        game = open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
+        return open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
+
+    def save_new(self, game: GameTable) -> None:
+        """Store a table made here (not through ``command``) and tell the subscribers."""
         self.store.save(game)
         self._saved(game)
-        return game
+
+    def seat(
+        self, game: GameTable, seat: int, player_id: str | None, name: str, bot: str | None
+    ) -> None:
+        """Record a seat taken; the game starts by itself when the last seat fills."""
+        game.record(
+            Event(
+                tables.SEAT_TAKEN,
+                {"seat": seat, "player_id": player_id, "name": name, "bot": bot},
+                seat,
+            ),
+            actor=player_id,
+        )
+        if not game.table.free_seats():
+            self._start(game)
 
     def join_game(self, caller: Caller, game_id: str, seat: int | None) -> GameTable:
         require_player(caller)
@@ -266,17 +301,8 @@ class Games:
                 raise Conflict(f"Seat {seat} is already taken.")
             else:
                 chosen = seat
-            game.record(
-                Event(
-                    tables.SEAT_TAKEN,
-                    {"seat": chosen, "player_id": player_id, "name": name, "bot": bot},
-                    chosen,
-                ),
-                actor=player_id,
-            )
-            if len(free) == 1:
-                self._start(game)
-            self._run_bots(game)
+            self.seat(game, chosen, player_id, name, bot)
+            self.run_bots(game)
 
         game, _ = self.command(game_id, decide)
         return game
@@ -403,7 +429,7 @@ class Games:
             self._record_steps(game, steps, seat, action, caller.player_id, command)
             self._finish_if_over(game, rules)
             span[:] = [first, game.version]
-            self._run_bots(game)
+            self.run_bots(game)
 
         try:
             game, saved = self.command(game_id, decide)
@@ -505,7 +531,7 @@ class Games:
             if outcome is not None:
                 game.record(tables.finished(outcome))
 
-    def _run_bots(self, game: GameTable) -> None:
+    def run_bots(self, game: GameTable) -> None:
         """Let server-side bots play while one of their seats must act (in the same save)."""
         table = game.table
         if table.status != tables.ACTIVE or not table.bot_seats():

@@ -6,7 +6,6 @@ decides with them, records new entries (an undo never deletes anything) and save
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -15,7 +14,7 @@ from domain import audit, undo
 from domain import table as tables
 from domain.contract import FORK_DEALT, Event
 from domain.log import Entry
-from domain.randomness import commitment, rng_for
+from domain.randomness import rng_for
 from domain.registry import KINDS, rules_for
 from service.errors import BadInput, Forbidden, GameNotActive, NotFound, PapyrusError
 from service.games import Caller, Games, require_player
@@ -147,7 +146,7 @@ class Timeline:
             by_seat=seat,
             actor=actor,
         )
-        self.games._run_bots(game)
+        self.games.run_bots(game)
 
     # -- audit ----------------------------------------------------------------------------------
 
@@ -330,8 +329,7 @@ class Timeline:
             )
         if game.table.last_hash != entries[-1].hash:  # the chain must come out identical
             raise BadInput("The events do not reproduce their hashes.")
-        self.store.save(game)
-        self.games._saved(game)
+        self.games.save_new(game)
         return game
 
     def fork_point(self, source: GameTable, at_version: int) -> tables.Table:
@@ -374,32 +372,15 @@ class Timeline:
                 "shows what that player's seats may see); anybody may fork it once it is over."
             )
         past = self.fork_point(source, at_version)
-        seed = secrets.token_hex(16)
         forked_from: dict[str, Any] = {"game_id": str(source.id), "version": at_version}
         if not finished:
             forked_from["seats"] = seats
-        rules = rules_for(past.kind)
-        opened = tables.created(
-            past.kind,
-            past.seats,
-            past.options,
-            seed,
-            commitment(seed),
-            caller.player_id,
-            rules.version,
-            forked_from=forked_from,
+        game = self.games.new_table(
+            caller, past.kind, past.seats, past.options, forked_from=forked_from
         )
-        game = open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
         for seat in seats:  # the forking player keeps the seats whose secrets the fork shows
-            seat_taken = {"seat": seat, "player_id": caller.player_id, "name": caller.name}
-            game.record(
-                Event(tables.SEAT_TAKEN, {**seat_taken, "bot": None}, seat),
-                actor=caller.player_id,
-            )
-        if seats and not game.table.free_seats():
-            self.games._start(game)
-        self.store.save(game)
-        self.games._saved(game)
+            self.games.seat(game, seat, caller.player_id, caller.name, None)
+        self.games.save_new(game)
         return game
 
 
