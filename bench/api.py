@@ -25,34 +25,9 @@ from typing import Any
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
-from bench.common import gql, start_server
+from bench.common import gql, new_game, register, start_server
 
 ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-async def register(client: aiohttp.ClientSession, name: str) -> str:
-    data = await gql(
-        client, "mutation($n: String!) { registerPlayer(name: $n) { token } }", {"n": name}
-    )
-    return str(data["registerPlayer"]["token"])
-
-
-async def new_game(client: aiohttp.ClientSession, tokens: list[str]) -> str:
-    data = await gql(
-        client,
-        "mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }",
-        {},
-        tokens[0],
-    )
-    game_id = str(data["createGame"]["id"])
-    for seat, token in enumerate(tokens):
-        await gql(
-            client,
-            "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
-            {"g": game_id, "s": seat},
-            token,
-        )
-    return game_id
 
 
 READ = "query($g: ID!) { game(id: $g) { version status activeSeats legalActions } }"

@@ -64,3 +64,29 @@ def start_server(database_url: str, *extra: str) -> tuple[subprocess.Popen[bytes
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("server did not start")
+
+
+async def register(client: aiohttp.ClientSession, name: str) -> str:
+    data = await gql(
+        client, "mutation($n: String!) { registerPlayer(name: $n) { token } }", {"n": name}
+    )
+    return str(data["registerPlayer"]["token"])
+
+
+async def new_game(client: aiohttp.ClientSession, tokens: list[str]) -> str:
+    """A 4-player Imhotep table with one seat per token; it starts when the last joins."""
+    data = await gql(
+        client,
+        "mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }",
+        {},
+        tokens[0],
+    )
+    game_id = str(data["createGame"]["id"])
+    for seat, token in enumerate(tokens):
+        await gql(
+            client,
+            "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
+            {"g": game_id, "s": seat},
+            token,
+        )
+    return game_id

@@ -33,7 +33,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages come first
-from bench.common import gql, start_server  # noqa: E402
+from bench.common import gql, new_game, register, start_server  # noqa: E402
 
 ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -93,31 +93,8 @@ def subscriber_process(ws_url: str, game_ids: list[str], seconds: float, out: An
 
 async def prepare(url: str, games: int) -> tuple[list[str], list[str]]:
     async with aiohttp.ClientSession(url) as session:
-        tokens = []
-        for i in range(4):
-            data = await gql(
-                session,
-                "mutation($n: String!) { registerPlayer(name: $n) { token } }",
-                {"n": f"lag-{i}"},
-            )
-            tokens.append(data["registerPlayer"]["token"])
-        ids = []
-        for _ in range(games):
-            created = await gql(
-                session,
-                "mutation { createGame(input: {kind: IMHOTEP, seats: 4}) { id } }",
-                {},
-                tokens[0],
-            )
-            game_id = str(created["createGame"]["id"])
-            for seat, token in enumerate(tokens):
-                await gql(
-                    session,
-                    "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
-                    {"g": game_id, "s": seat},
-                    token,
-                )
-            ids.append(game_id)
+        tokens = [await register(session, f"lag-{i}") for i in range(4)]
+        ids = [await new_game(session, tokens) for _ in range(games)]
     return tokens, ids
 
 
