@@ -85,3 +85,25 @@ def random_game(
     assert replay(rules, seats, options, events) == state
     assert rules.outcome(state) is not None
     return events, state
+
+
+def some_seats(rng: random.Random, n: int) -> list[int]:
+    """A random non-empty set of seats, ascending (who forks a game)."""
+    return sorted(rng.sample(range(n), rng.randint(1, n)))
+
+
+def play_fork_out(
+    rules: Rules[Any], seats: int, options: JSON, event: Event, rng: random.Random
+) -> Any:
+    """Start a sandbox from its ``fork_dealt`` event, play it to its end with random legal
+    actions, check that replaying its events from the empty state gives the live state, and
+    return that final state."""
+    live: Any = rules.evolve(rules.initial(seats, options), event)
+    steps, live = run_automatic(rules, live, rng)
+    events = [event, *(s.event for s in steps)]
+    while rules.outcome(live) is None:
+        seat = rng.choice(rules.active_seats(live))
+        steps, live = play(rules, live, seat, rng.choice(rules.legal_actions(live, seat)), rng)
+        events.extend(s.event for s in steps)
+    assert replay(rules, seats, options, events) == live
+    return live

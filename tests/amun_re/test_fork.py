@@ -25,9 +25,9 @@ from domain.amun_re.fork import FORK_DEALT, SECRET_PHASES, restore, snapshot
 from domain.amun_re.rules import RULES
 from domain.amun_re.state import State
 from domain.contract import JSON
-from domain.engine import play, replay, run_automatic
+from domain.engine import play, run_automatic
 from tests.amun_re.test_properties import choose_keeping_cards
-from tests.harness import start
+from tests.harness import play_fork_out, some_seats, start
 
 GAMES = max(1, int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "2")))
 MODULES = ("afterlife", "statues", "pharaoh", "promo_favours")
@@ -68,10 +68,6 @@ def positions(seats: int, options: JSON, seed: int, keep_cards: bool = False) ->
         action = choose_keeping_cards(legal, rng) if keep_cards else rng.choice(legal)
         _, state = play(RULES, state, seat, action, rng)
     return out
-
-
-def some_seats(rng: random.Random, n: int) -> list[int]:
-    return sorted(rng.sample(range(n), rng.randint(1, n)))
 
 
 def cards(counts: list[int]) -> list[int]:
@@ -350,16 +346,8 @@ def test_a_forked_game_plays_to_its_end_and_replays(n: int, options: JSON) -> No
         state = source[rng.randrange(len(source))]
         event = RULES.fork(state, some_seats(rng, n), rng)
         assert RULES.is_irreversible(event)
-        live: Any = RULES.evolve(RULES.initial(n, options), event)
-        assert live == restore(event.data["state"])
-        steps, live = run_automatic(RULES, live, rng)
-        events = [event, *(s.event for s in steps)]
-        while RULES.outcome(live) is None:
-            seat = rng.choice(RULES.active_seats(live))
-            steps, live = play(RULES, live, seat, rng.choice(RULES.legal_actions(live, seat)), rng)
-            events.extend(s.event for s in steps)
-        assert replay(RULES, n, options, events) == live
-        assert RULES.outcome(live) is not None
+        assert RULES.evolve(RULES.initial(n, options), event) == restore(event.data["state"])
+        assert RULES.outcome(play_fork_out(RULES, n, options, event, rng)) is not None
 
 
 def test_r7_9_the_fork_event_shows_each_seat_only_its_view() -> None:

@@ -11,15 +11,14 @@ import json
 import os
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
-from domain.engine import play, replay, run_automatic
+from domain.engine import play
 from domain.imhotep.fork import FORK_DEALT, restore, snapshot
 from domain.imhotep.rules import RULES
 from domain.imhotep.state import State, pending
-from tests.harness import start
+from tests.harness import play_fork_out, some_seats, start
 
 GAMES = max(1, int(os.environ.get("PAPYRUS_PROPERTY_GAMES", "3")))
 CONFIGS = [(2, "A", False), (3, "B", True), (4, "B", False), (4, "A", True)]
@@ -44,10 +43,6 @@ def hidden(state: State, seats: list[int]) -> tuple[list[str], list[str]]:
     held = list(frame[2:]) if frame and frame[0] == "market_keep" and frame[1] not in seats else []
     rounds = [*state.round_stack, state.removed] if state.removed else []
     return state.draw + state.pair + held, rounds
-
-
-def some_seats(rng: random.Random, n: int) -> list[int]:
-    return sorted(rng.sample(range(n), rng.randint(1, n)))
 
 
 @pytest.mark.parametrize(("n", "sides", "wrath"), CONFIGS)
@@ -129,15 +124,7 @@ def test_a_forked_game_plays_to_its_end_and_replays(n: int, sides: str, wrath: b
         source = positions(n, sides, wrath, seed=500 + game)
         state = source[rng.randrange(len(source))]
         event = RULES.fork(state, some_seats(rng, n), rng)
-        live: Any = RULES.evolve(RULES.initial(n, options), event)
-        steps, live = run_automatic(RULES, live, rng)
-        events = [event, *(s.event for s in steps)]
-        while RULES.outcome(live) is None:
-            seat = rng.choice(RULES.active_seats(live))
-            steps, live = play(RULES, live, seat, rng.choice(RULES.legal_actions(live, seat)), rng)
-            events.extend(s.event for s in steps)
-        assert replay(RULES, n, options, events) == live
-        assert RULES.outcome(live) is not None
+        assert RULES.outcome(play_fork_out(RULES, n, options, event, rng)) is not None
 
 
 def test_the_fork_event_shows_each_seat_only_its_view() -> None:
