@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.contract import JSON, Event, NotYourTurn, Rules
+from domain.randomness import rng_for
 
 #: a guard against a rules bug that would loop on automatic steps forever
 MAX_AUTOMATIC_STEPS = 10_000
@@ -78,3 +79,11 @@ def run_automatic(rules: Rules[Any], state: Any, rng: random.Random) -> tuple[li
         steps.extend(Step(event, automatic=True) for event in events)
         state = apply_events(rules, state, events)
     raise RuntimeError("automatic steps did not settle")  # a rules bug, never bad input
+
+
+def deal_fork(rules: Rules[Any], position: Any, seats: list[int], seed: str, started: int) -> Event:
+    """The opening position of a fork whose log starts the game at version ``started``:
+    ``Rules.fork`` with the randomness the fork's seed gives there. Dealing a fork and checking
+    one (``verifyLog``) both come here, so they cannot drift apart."""
+    return rules.fork(position, seats, rng_for(seed, started))
+

@@ -27,7 +27,7 @@ from eventsourcing.persistence import IntegrityError
 from domain import table as tables
 from domain.audit import FORK
 from domain.contract import JSON, Event, Rules, RulesError
-from domain.engine import Step, apply_events, play, run_automatic
+from domain.engine import Step, apply_events, deal_fork, play, run_automatic
 from domain.log import Entry
 from domain.randomness import commitment, rng_for
 from domain.registry import KINDS, rules_for
@@ -357,17 +357,16 @@ class Games:
         """
         table = game.table
         forked_from: dict[str, Any] = table.forked_from  # type: ignore[assignment]
-        source_id = uuid.UUID(forked_from["game_id"])
-        version = forked_from["version"]
-        source: Any = self.store.repository.get(source_id, version=version)
+        source = self.at_version(forked_from["game_id"], forked_from["version"])
         game.record(Event(tables.GAME_STARTED, {"seats": table.seats}), command=FORK)
         if "seats" not in forked_from:
             for entry in source.table.history:
                 game.record(entry.event, automatic=entry.automatic, command=FORK)
         else:
-            started = game.version
-            deal = rules.fork(source.table.game, forked_from["seats"], rng_for(table.seed, started))
-            game.record(deal, command=FORK)
+            seats = forked_from["seats"]
+            game.record(
+                deal_fork(rules, source.table.game, seats, table.seed, game.version), command=FORK
+            )
             rng = rng_for(table.seed, game.version)  # the automatic steps, checked by verifyLog
             steps, _ = run_automatic(rules, copy.deepcopy(game.table.game), rng)
             for step in steps:

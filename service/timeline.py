@@ -13,8 +13,8 @@ from typing import Any
 from domain import audit, undo
 from domain import table as tables
 from domain.contract import FORK_DEALT, Event
+from domain.engine import deal_fork
 from domain.log import Entry
-from domain.randomness import rng_for
 from domain.registry import KINDS, rules_for
 from service.errors import BadInput, Forbidden, GameNotActive, NotFound, PapyrusError
 from service.games import Caller, Games, require_player
@@ -221,8 +221,8 @@ class Timeline:
             dealt = next((e for e in start if e.type == FORK_DEALT), None)
             if dealt is None:
                 return first, "a fork of an unfinished game must start from its dealt position"
-            rng = rng_for(entries[0].data["seed"], dealt.version - 1)
-            deal = rules_for(past.kind).fork(past.game, list(source["seats"]), rng)
+            seed = entries[0].data["seed"]
+            deal = deal_fork(rules_for(past.kind), past.game, source["seats"], seed, first)
             if deal.data == dealt.data:
                 return None
             return (
