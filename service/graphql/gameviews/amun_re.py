@@ -19,7 +19,7 @@ from typing import Any
 
 import strawberry
 
-from service.graphql.gameviews.common import ints, opt, opt_strs, strs
+from service.graphql.gameviews.common import from_view, opt
 
 
 @strawberry.type
@@ -33,14 +33,7 @@ class AmunReOptions:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReOptions:
-        return cls(
-            classic_bank_majority=d["classic_bank_majority"],
-            no_farmer_points=d["no_farmer_points"],
-            afterlife=d["afterlife"],
-            statues=d["statues"],
-            pharaoh=d["pharaoh"],
-            promo_favours=d["promo_favours"],
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -52,12 +45,7 @@ class AmunReOfferingTile:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReOfferingTile:
-        return cls(
-            tile=d["tile"],
-            gold_per_farmer=d["gold_per_farmer"],
-            camel=d["camel"],
-            temple_vp=d["temple_vp"],
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -68,7 +56,7 @@ class AmunReProvinceBonus:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReProvinceBonus:
-        return cls(stones=d["stones"], gold=d["gold"], favour_cards=d["favour_cards"])
+        return from_view(cls, d)
 
 
 @strawberry.type(description="A province revealed at least once: printed facts and board state.")
@@ -92,24 +80,7 @@ class AmunReProvince:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReProvince:
-        return cls(
-            id=d["id"],
-            name=d["name"],
-            bank=d["bank"],
-            region=d["region"],
-            river=d["river"],
-            fields=d["fields"],
-            card_limit=d["card_limit"],
-            temples=d["temples"],
-            mine=d["mine"],
-            caravan=d["caravan"],
-            bonus=AmunReProvinceBonus.of(d["bonus"]),
-            owner=d.get("owner"),
-            farmers=d["farmers"],
-            stones=d["stones"],
-            pyramids=d["pyramids"],
-            up_for_auction=d["up_for_auction"],
-        )
+        return from_view(cls, d, bonus=AmunReProvinceBonus.of(d["bonus"]))
 
 
 @strawberry.type
@@ -120,7 +91,7 @@ class AmunReScribe:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReScribe:
-        return cls(seat=d["seat"], value=d["value"], standing=d["standing"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -133,13 +104,7 @@ class AmunReAuctionCard:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReAuctionCard:
-        return cls(
-            province=d["province"],
-            standing=d.get("standing"),
-            protected=d["protected"],
-            blocked=d.get("blocked"),
-            scribes=[AmunReScribe.of(s) for s in d["scribes"]],
-        )
+        return from_view(cls, d, scribes=[AmunReScribe.of(s) for s in d["scribes"]])
 
 
 @strawberry.type
@@ -150,11 +115,7 @@ class AmunReAuction:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReAuction:
-        return cls(
-            cards=[AmunReAuctionCard.of(c) for c in d["cards"]],
-            status=strs(d["status"]),
-            turn=d.get("turn"),
-        )
+        return from_view(cls, d, cards=[AmunReAuctionCard.of(c) for c in d["cards"]])
 
 
 @strawberry.type(description="Pieces bought or won that must be placed now.")
@@ -164,7 +125,7 @@ class AmunRePlacement:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunRePlacement:
-        return cls(kind=d["kind"], count=d["count"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -180,16 +141,7 @@ class AmunReMarket:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReMarket:
-        return cls(
-            turn=d.get("turn"),
-            last_purchase=d.get("last_purchase"),
-            cards_bought=d["cards_bought"],
-            to_place=opt(d, "to_place", AmunRePlacement.of),
-            ptah_used=d.get("ptah_used"),
-            glory_played=d.get("glory_played"),
-            afterlife_played=d.get("afterlife_played"),
-            thoth_discard_due=d.get("thoth_discard_due"),
-        )
+        return from_view(cls, d, to_place=opt(d, "to_place", AmunRePlacement.of))
 
 
 @strawberry.type(description="Who has committed (Offering or final sale), not what.")
@@ -198,7 +150,7 @@ class AmunReCommitments:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReCommitments:
-        return cls(committed=list(d["committed"]))
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -209,7 +161,7 @@ class AmunReRevealedOffer:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReRevealedOffer:
-        return cls(seat=d["seat"], offer=d["offer"], gold=d["gold"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -219,7 +171,7 @@ class AmunReOffer:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReOffer:
-        return cls(offer=d["offer"], gold=d["gold"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -233,14 +185,7 @@ class AmunReGifts:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReGifts:
-        return cls(
-            order=ints(d["order"]),
-            turn=d.get("turn"),
-            gifts_left=d["gifts_left"],
-            gifts=ints(d["gifts"]),
-            tomb_discards_made=d.get("tomb_discards_made"),
-            to_place=opt(d, "to_place", AmunRePlacement.of),
-        )
+        return from_view(cls, d, to_place=opt(d, "to_place", AmunRePlacement.of))
 
 
 @strawberry.type
@@ -250,7 +195,7 @@ class AmunReGreenCard:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReGreenCard:
-        return cls(province=d["province"], card=d["card"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -260,7 +205,7 @@ class AmunReHarvest:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReHarvest:
-        return cls(turn=d.get("turn"), green=[AmunReGreenCard.of(g) for g in d["green"]])
+        return from_view(cls, d, green=[AmunReGreenCard.of(g) for g in d["green"]])
 
 
 @strawberry.type
@@ -314,18 +259,11 @@ class AmunRePlayer:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunRePlayer:
-        return cls(
-            seat=d["seat"],
-            vp=d["vp"],
+        return from_view(
+            cls,
+            d,
             card_count=d["cards"],
-            provinces=strs(d["provinces"]),
-            scribes_free=d["scribes_free"],
-            theft_card=d["theft_card"],
-            gold=d.get("gold"),
             hand=opt(d, "hand", card_counts),
-            statue_cards=opt_strs(d, "statue_cards"),
-            pharaoh_tokens=d.get("pharaoh_tokens"),
-            tomb_tiles=d.get("tomb_tiles"),
             tomb=opt(d, "tomb", tomb_rows),
             collection=opt(d, "collection", tile_counts),
         )
@@ -343,12 +281,11 @@ class AmunReYou:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReYou:
-        return cls(
-            seat=d["seat"],
-            gold=d["gold"],
+        return from_view(
+            cls,
+            d,
             hand=card_counts(d["hand"]),
             marked_for_sale=card_counts(d["marked_for_sale"]),
-            adjustment=d["adjustment"],
             offer=opt(d, "offer", AmunReOffer.of),
             collection=opt(d, "collection", tile_counts),
         )
@@ -369,18 +306,7 @@ class AmunReScoringLine:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReScoringLine:
-        return cls(
-            seat=d["seat"],
-            pyramids=d["pyramids"],
-            weakest=d["weakest"],
-            farmers=d["farmers"],
-            temples=d["temples"],
-            west=d["west"],
-            east=d["east"],
-            schemes=d["schemes"],
-            total=d["total"],
-            schemes_scored=strs(d["schemes_scored"]),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -391,7 +317,7 @@ class AmunReFinal:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReFinal:
-        return cls(gold=ints(d["gold"]), gold_bonus=ints(d["gold_bonus"]), tomb=d.get("tomb"))
+        return from_view(cls, d)
 
 
 @strawberry.type(description="Full view only (after the game).")
@@ -403,12 +329,7 @@ class AmunReSecret:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReSecret:
-        return cls(
-            draw_pile=strs(d["draw_pile"]),
-            province_deck=strs(d["province_deck"]),
-            statue_deck=opt_strs(d, "statue_deck"),
-            tomb_stack=opt_strs(d, "tomb_stack"),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -418,7 +339,7 @@ class AmunReStatuePlacement:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReStatuePlacement:
-        return cls(statue=d["statue"], province=d["province"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -435,10 +356,11 @@ class AmunReStatues:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReStatues:
-        return cls(
+        return from_view(
+            cls,
+            d,
             on_board=[AmunReStatuePlacement.of(p) for p in d["on_board"]],
             holders=[AmunReStatueHolder(statue=k, seat=v) for k, v in d["holders"].items()],
-            deck=d["deck"],
         )
 
 
@@ -448,7 +370,7 @@ class AmunRePharaoh:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunRePharaoh:
-        return cls(province=d.get("province"))
+        return from_view(cls, d)
 
 
 @strawberry.type(description="An Amun-Re game as the caller may see it (typed `Game.state`).")
@@ -489,17 +411,10 @@ class AmunReState:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> AmunReState:
-        return cls(
-            game=d["game"],
-            viewer=d.get("viewer"),
-            round=d["round"],
-            kingdom=d["kingdom"],
-            phase=d["phase"],
-            start_player=d["start_player"],
-            to_act=ints(d["to_act"]),
-            decision=d.get("decision"),
+        return from_view(
+            cls,
+            d,
             options=AmunReOptions.of(d["options"]),
-            bid_track=ints(d["bid_track"]),
             offering_tile=opt(d, "offering_tile", AmunReOfferingTile.of),
             provinces=[AmunReProvince.of(p) for p in d["provinces"]],
             auction=opt(d, "auction", AmunReAuction.of),
@@ -513,16 +428,9 @@ class AmunReState:
             final_sale=opt(d, "final_sale", AmunReCommitments.of),
             players=[AmunRePlayer.of(p) for p in d["players"]],
             you=opt(d, "you", AmunReYou.of),
-            discard_pile=strs(d["discard_pile"]),
-            draw_pile=d["draw_pile"],
-            province_deck=d["province_deck"],
             last_scoring=opt(d, "last_scoring", lambda xs: [AmunReScoringLine.of(x) for x in xs]),
             final=opt(d, "final", AmunReFinal.of),
-            winners=ints(d["winners"]),
-            ranks=ints(d["ranks"]),
             secret=opt(d, "secret", AmunReSecret.of),
             statues=opt(d, "statues", AmunReStatues.of),
             pharaoh=opt(d, "pharaoh", AmunRePharaoh.of),
-            tomb_stack=d.get("tomb_stack"),
-            tomb_discard=opt_strs(d, "tomb_discard"),
         )

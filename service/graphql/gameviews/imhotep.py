@@ -14,7 +14,7 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
-from service.graphql.gameviews.common import ints, opt, opt_ints, strs
+from service.graphql.gameviews.common import from_view, opt
 
 
 @strawberry.type(description="The side (A or B) of each of the five sites (§2).")
@@ -27,13 +27,7 @@ class ImhotepSides:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepSides:
-        return cls(
-            market=d["market"],
-            pyramids=d["pyramids"],
-            temple=d["temple"],
-            burial_chamber=d["burial_chamber"],
-            obelisks=d["obelisks"],
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -43,9 +37,7 @@ class ImhotepOptions:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepOptions:
-        return cls(
-            sides=ImhotepSides.of(d["sides"]), wrath_of_the_pharaoh=d["wrath_of_the_pharaoh"]
-        )
+        return from_view(cls, d, sides=ImhotepSides.of(d["sides"]))
 
 
 @strawberry.type
@@ -59,14 +51,7 @@ class ImhotepPlayer:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepPlayer:
-        return cls(
-            seat=d["seat"],
-            colour=d["colour"],
-            score=d["score"],
-            sled=d["sled"],
-            quarry=d["quarry"],
-            cards=strs(d["cards"]),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -80,14 +65,7 @@ class ImhotepShip:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepShip:
-        return cls(
-            id=d["id"],
-            capacity=d["capacity"],
-            minimum=d["minimum"],
-            slots=list(d["slots"]),
-            load=d["load"],
-            site=d["site"],
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type(description="The ship (id) docked at each site, null when free.")
@@ -100,13 +78,7 @@ class ImhotepDocks:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepDocks:
-        return cls(
-            market=d.get("market"),
-            pyramids=d.get("pyramids"),
-            temple=d.get("temple"),
-            burial_chamber=d.get("burial_chamber"),
-            obelisks=d.get("obelisks"),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -121,12 +93,7 @@ class ImhotepMarket:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepMarket:
-        return cls(
-            side=d["side"],
-            face_up=list(d["face_up"]),
-            pair_count=d["pair_count"],
-            pair=opt(d, "pair", strs),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -137,7 +104,7 @@ class ImhotepPyramid:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepPyramid:
-        return cls(name=d["name"], stones=ints(d["stones"]), spaces=d["spaces"])
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -148,11 +115,7 @@ class ImhotepPyramidsSite:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepPyramidsSite:
-        return cls(
-            side=d["side"],
-            pyramids=[ImhotepPyramid.of(p) for p in d["pyramids"]],
-            overflow=ints(d["overflow"]),
-        )
+        return from_view(cls, d, pyramids=[ImhotepPyramid.of(p) for p in d["pyramids"]])
 
 
 @strawberry.type
@@ -164,9 +127,7 @@ class ImhotepTemple:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepTemple:
-        return cls(
-            side=d["side"], width=d["width"], stones=ints(d["stones"]), visible=list(d["visible"])
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -176,7 +137,7 @@ class ImhotepBurialChamber:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepBurialChamber:
-        return cls(side=d["side"], stones=ints(d["stones"]))
+        return from_view(cls, d)
 
 
 @strawberry.type(
@@ -193,14 +154,7 @@ class ImhotepObelisks:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepObelisks:
-        return cls(
-            side=d["side"],
-            heights=opt_ints(d, "heights"),
-            singles=opt_ints(d, "singles"),
-            towers=opt_ints(d, "towers"),
-            beside=opt_ints(d, "beside"),
-            tower_points=opt_ints(d, "tower_points"),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -212,7 +166,9 @@ class ImhotepSites:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepSites:
-        return cls(
+        return from_view(
+            cls,
+            d,
             pyramids=ImhotepPyramidsSite.of(d["pyramids"]),
             temple=ImhotepTemple.of(d["temple"]),
             burial_chamber=ImhotepBurialChamber.of(d["burial_chamber"]),
@@ -227,7 +183,7 @@ class ImhotepRoundCard:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepRoundCard:
-        return cls(id=d["id"], ships=ints(d["ships"]))
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -241,11 +197,7 @@ class ImhotepPending:
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepPending:
         options = d.get("options")
-        return cls(
-            kind=d["kind"],
-            owner=d["owner"],
-            options=None if options is None else [JSON(a) for a in options],
-        )
+        return from_view(cls, d, options=None if options is None else [JSON(a) for a in options])
 
 
 @strawberry.type(description="Points per seat of each final scoring step done so far (§13).")
@@ -259,14 +211,7 @@ class ImhotepFinalScoring:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepFinalScoring:
-        return cls(
-            burial_chamber=opt_ints(d, "burial_chamber"),
-            obelisks=opt_ints(d, "obelisks"),
-            decorations=opt_ints(d, "decorations"),
-            statues=opt_ints(d, "statues"),
-            blue_cards=opt_ints(d, "blue_cards"),
-            wrath=opt_ints(d, "wrath"),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type
@@ -277,7 +222,7 @@ class ImhotepOutcome:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepOutcome:
-        return cls(scores=ints(d["scores"]), ranks=ints(d["ranks"]), winners=ints(d["winners"]))
+        return from_view(cls, d)
 
 
 @strawberry.type(description="Only in the full view (after the game).")
@@ -288,11 +233,7 @@ class ImhotepHidden:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepHidden:
-        return cls(
-            draw_pile=strs(d["draw_pile"]),
-            round_stack=strs(d["round_stack"]),
-            removed_round_card=d.get("removed_round_card"),
-        )
+        return from_view(cls, d)
 
 
 @strawberry.type(description="An Imhotep game as the caller may see it (typed `Game.state`).")
@@ -325,27 +266,18 @@ class ImhotepState:
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> ImhotepState:
-        return cls(
-            game=d["game"],
-            round=d["round"],
-            rounds=d["rounds"],
-            viewer=d.get("viewer"),
-            current_player=d["current_player"],
-            start_player=d["start_player"],
+        return from_view(
+            cls,
+            d,
             options=ImhotepOptions.of(d["options"]),
             players=[ImhotepPlayer.of(p) for p in d["players"]],
             ships=[ImhotepShip.of(s) for s in d["ships"]],
             docks=ImhotepDocks.of(d["docks"]),
             market=ImhotepMarket.of(d["market"]),
             sites=ImhotepSites.of(d["sites"]),
-            discard_pile=strs(d["discard_pile"]),
-            draw_pile_count=d["draw_pile_count"],
-            round_stack_count=d["round_stack_count"],
             round_cards=[ImhotepRoundCard.of(c) for c in d["round_cards"]],
-            passes=d["passes"],
             pending=opt(d, "pending", ImhotepPending.of),
             final_scoring=ImhotepFinalScoring.of(d["final_scoring"]),
-            game_over=d["game_over"],
             outcome=opt(d, "outcome", ImhotepOutcome.of),
             hidden=opt(d, "hidden", ImhotepHidden.of),
         )
