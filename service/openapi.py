@@ -21,6 +21,19 @@ def problem_responses(*codes: int) -> dict[str, Any]:
     }
 
 
+def json_body(
+    properties: dict[str, Any], required: list[str] | None = None, *, body_required: bool = False
+) -> dict[str, Any]:
+    """A JSON object request body with these properties."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    body: dict[str, Any] = {"content": {"application/json": {"schema": schema}}}
+    if body_required:
+        body["required"] = True
+    return body
+
+
 def ok(schema: dict[str, Any], status: int = 200, text: str = "OK") -> dict[str, Any]:
     return {str(status): {"description": text, "content": {"application/json": {"schema": schema}}}}
 
@@ -161,18 +174,11 @@ OPENAPI: dict[str, Any] = {
         "/players": {
             "post": {
                 "summary": "Register a player; the token is shown once",
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["name"],
-                                "properties": {"name": {"type": "string", "maxLength": 40}},
-                            }
-                        }
-                    },
-                },
+                "requestBody": json_body(
+                    {"name": {"type": "string", "maxLength": 40}},
+                    required=["name"],
+                    body_required=True,
+                ),
                 "responses": {
                     **ok(ref("PlayerSession"), 201, "Registered"),
                     **problem_responses(422),
@@ -255,16 +261,7 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Take a seat (the first free one if none is given)",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {"seat": {"type": "integer"}},
-                            }
-                        }
-                    }
-                },
+                "requestBody": json_body({"seat": {"type": "integer"}}),
                 "responses": {**ok(ref("Game")), **problem_responses(401, 404, 409, 422)},
             }
         },
@@ -272,19 +269,12 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "A server-side bot takes a seat",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {
-                                    "seat": {"type": "integer"},
-                                    "strategy": {"type": "string", "enum": ["random"]},
-                                },
-                            }
-                        }
+                "requestBody": json_body(
+                    {
+                        "seat": {"type": "integer"},
+                        "strategy": {"type": "string", "enum": ["random"]},
                     }
-                },
+                ),
                 "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
             }
         },
@@ -332,16 +322,7 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Close the table without a result",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {"reason": {"type": "string"}},
-                            }
-                        }
-                    }
-                },
+                "requestBody": json_body({"reason": {"type": "string"}}),
                 "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
             }
         },
@@ -416,16 +397,7 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Take actions back (default: your last action)",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {"toVersion": {"type": "integer"}},
-                            }
-                        }
-                    }
-                },
+                "requestBody": json_body({"toVersion": {"type": "integer"}}),
                 "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
             }
         },
@@ -433,18 +405,9 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Accept or refuse the pending undo request",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["accept"],
-                                "properties": {"accept": {"type": "boolean"}},
-                            }
-                        }
-                    },
-                },
+                "requestBody": json_body(
+                    {"accept": {"type": "boolean"}}, required=["accept"], body_required=True
+                ),
                 "responses": {**ok(ref("Game")), **problem_responses(401, 403, 404, 409, 422)},
             }
         },
@@ -456,18 +419,9 @@ OPENAPI: dict[str, Any] = {
                 "starts from what that player's seats could see, everything hidden from them "
                 "re-dealt from the fork's own seed, and seats the player at those seats.",
                 "parameters": [GAME_ID],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["atVersion"],
-                                "properties": {"atVersion": {"type": "integer"}},
-                            }
-                        }
-                    },
-                },
+                "requestBody": json_body(
+                    {"atVersion": {"type": "integer"}}, required=["atVersion"], body_required=True
+                ),
                 "responses": {
                     **ok(ref("Game"), 201, "Forked"),
                     **problem_responses(401, 403, 404, 422),
