@@ -149,9 +149,9 @@ def drive_direct(
 ) -> int:
     """The same load through the application layer in this process (no HTTP): isolates the
     path from commit to read model and to subscriber from the cost of serving requests."""
-    from service import views
-    from service.games import Caller, Games
-    from service.store import open_store
+    from service.app import views
+    from service.app.games import Caller, Games
+    from service.store.database import open_store
 
     games = Games(open_store(database_url))
     callers: dict[int, Caller] = {}

@@ -24,8 +24,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import start_server
-from service.games import Games
-from service.store import open_store
+from service.app.games import Games
+from service.store.database import open_store
 
 CONFIGS = [
     ("imhotep", 4, {"sides": "B", "wrath_of_the_pharaoh": True}),

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from service.store import DEFAULT_DATABASE_URL
+from service.store.database import DEFAULT_DATABASE_URL
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_projections(args.action, tuple(args.name or ()), args.database_url)
 
     if args.command == "schema":
-        from service.graphql.schema import schema
+        from service.api.graphql.schema import schema
 
         text = sdl(schema)
         if args.output:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         import uvicorn
 
-        from service.http import create_app
+        from service.asgi import create_app
         from service.settings import Settings
 
         settings = Settings(database_url=args.database_url)
@@ -77,9 +77,9 @@ def run_projections(action: str, names: tuple[str, ...], database_url: str) -> i
     import threading
     import time
 
-    from service.feed import Feed
     from service.readmodels import ReadModels
-    from service.store import Database, open_store
+    from service.store.database import Database, open_store
+    from service.store.feed import Feed
 
     models = ReadModels(open_store(database_url), Database(database_url))
     unknown = [n for n in names if n not in models.projections]

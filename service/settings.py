@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from service.store import DEFAULT_DATABASE_URL
+from service.store.database import DEFAULT_DATABASE_URL
 
 
 @dataclass(frozen=True)

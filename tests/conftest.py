@@ -90,7 +90,7 @@ class Server:
     def __init__(self, database_url: str) -> None:
         import uvicorn
 
-        from service.http import create_app
+        from service.asgi import create_app
         from service.settings import Settings
 
         self.port = free_port()

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from service.api.graphql.schema import schema
 from service.cli import sdl
-from service.graphql.schema import schema
 
 
 def test_committed_schema_matches_the_code() -> None:
@@ -64,8 +64,8 @@ def test_the_schema_keeps_the_names_of_the_api_contract() -> None:
 
 
 def test_every_rest_route_is_in_the_openapi_document() -> None:
-    from service.openapi import OPENAPI
-    from service.rest import rest_routes
+    from service.api.rest import rest_routes
+    from service.api.rest.openapi import OPENAPI
 
     routes = {route.path for route in rest_routes()} - {"/openapi.json"}
     assert routes == set(OPENAPI["paths"])

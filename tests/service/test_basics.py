@@ -85,7 +85,7 @@ def test_depth_is_limited() -> None:
     from graphql import parse, validate
     from strawberry.extensions.query_depth_limiter import create_validator
 
-    from service.graphql.schema import DEPTH_RULE, MAX_DEPTH, schema
+    from service.api.graphql.schema import DEPTH_RULE, MAX_DEPTH, schema
 
     deepest = parse("{ games { edges { node { events { edges { node { version } } } } } } }")
     assert MAX_DEPTH >= 7  # the deepest meaningful query (events of listed games) passes

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.breaker import Breaker
+from service.app.breaker import Breaker
 
 
 def test_a_stop_iteration_in_store_work_is_an_error_not_a_hung_request() -> None:

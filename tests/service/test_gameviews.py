@@ -21,7 +21,7 @@ import strawberry
 from graphql import GraphQLObjectType, GraphQLSchema, get_named_type
 
 from domain.registry import rules_for
-from service.graphql.gameviews import GameView, typed_view
+from service.api.graphql.gameviews import GameView, typed_view
 from tests.harness import random_game, start
 
 MODULES = {"afterlife": True, "statues": True, "pharaoh": True, "promo_favours": True}

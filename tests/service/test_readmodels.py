@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 from domain import table as tables
-from service import views
-from service.games import Caller, Games
+from service.app import views
+from service.app.games import Caller, Games
+from service.app.timeline import Timeline
 from service.readmodels import ReadModels
-from service.store import Database, open_store
-from service.timeline import Timeline
+from service.store.database import Database, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 

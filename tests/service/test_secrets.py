@@ -13,8 +13,8 @@ import json
 import random
 
 from domain.registry import rules_for
-from service.games import Games
-from service.store import open_store
+from service.app.games import Games
+from service.store.database import open_store
 from tests.client import Client
 from tests.service.play import create_table, seated
 

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from service import views
-from service.errors import PapyrusError
-from service.games import Caller, Games, replay_table
-from service.store import open_store
+from service.app import views
+from service.app.errors import PapyrusError
+from service.app.games import Caller, Games, replay_table
+from service.store.database import open_store
 
 
 def new_games(url: str) -> Games:

@@ -16,11 +16,11 @@ import pytest
 from domain import table as tables
 from domain.audit import FORK
 from domain.log import Entry, entry_hash
-from service import views
-from service.errors import PapyrusError
-from service.games import Caller, Games
-from service.store import open_store
-from service.timeline import ENTRY_FIELDS, Timeline
+from service.app import views
+from service.app.errors import PapyrusError
+from service.app.games import Caller, Games
+from service.app.timeline import ENTRY_FIELDS, Timeline
+from service.store.database import open_store
 from tests.client import Client, register
 from tests.service.play import create_table, play_graphql, play_rest, seated
 

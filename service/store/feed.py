@@ -17,7 +17,7 @@ from typing import Any
 
 from eventsourcing.projection import ApplicationSubscription
 
-from service.store import Store
+from service.store.database import Store
 
 log = logging.getLogger("papyrus.feed")
 TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")

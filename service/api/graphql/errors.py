@@ -14,7 +14,7 @@ from typing import Any
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from service.errors import PapyrusError
+from service.app.errors import PapyrusError
 
 log = logging.getLogger("papyrus.graphql")
 

@@ -14,7 +14,7 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
-from service.graphql.gameviews.common import from_view, opt
+from service.api.graphql.gameviews.common import from_view, opt
 
 
 @strawberry.type(description="The side (A or B) of each of the five sites (§2).")

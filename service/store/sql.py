@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from service.store import Database
+from service.store.database import Database
 
 
 class Cursor:

@@ -16,8 +16,8 @@ from domain.contract import FORK_DEALT, Event
 from domain.engine import deal_fork
 from domain.log import Entry
 from domain.registry import KINDS, rules_for
-from service.errors import BadInput, Forbidden, GameNotActive, NotFound, PapyrusError
-from service.games import Caller, Games, require_player
+from service.app.errors import BadInput, Forbidden, GameNotActive, NotFound, PapyrusError
+from service.app.games import Caller, Games, require_player
 from service.store import GameTable, open_table
 
 EXPORT_FORMAT = "papyrus-game"

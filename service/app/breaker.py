@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from service.errors import Unavailable
+from service.app.errors import Unavailable
 from service.store import STORE_FAILURES
 
 T = TypeVar("T")

@@ -19,7 +19,7 @@ from typing import Any
 
 import strawberry
 
-from service.graphql.gameviews.common import from_view, opt
+from service.api.graphql.gameviews.common import from_view, opt
 
 
 @strawberry.type

@@ -7,7 +7,7 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
-from service.graphql.types import GameKind, GameStatus, PageInfo
+from service.api.graphql.types import GameKind, GameStatus, PageInfo
 
 
 @strawberry.type

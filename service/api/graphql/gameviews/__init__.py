@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import strawberry
 
-from service.graphql.gameviews.amun_re import (
+from service.api.graphql.gameviews.amun_re import (
     AmunReAuction,
     AmunReAuctionCard,
     AmunReCardCount,
@@ -40,7 +40,7 @@ from service.graphql.gameviews.amun_re import (
     AmunReTileCount,
     AmunReYou,
 )
-from service.graphql.gameviews.imhotep import (
+from service.api.graphql.gameviews.imhotep import (
     ImhotepBurialChamber,
     ImhotepDocks,
     ImhotepFinalScoring,

@@ -28,8 +28,9 @@ from domain.log import Entry
 from domain.registry import rules_for
 from projections import games as summaries
 from projections import profiles, ratings, stats
-from service.sql import Cursor, Sql
-from service.store import Database, Store, entry_of, imported_by, schema_lock
+from service.store import entry_of, imported_by
+from service.store.database import Database, Store, schema_lock
+from service.store.sql import Cursor, Sql
 
 log = logging.getLogger("papyrus.readmodels")
 

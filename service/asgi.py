@@ -23,18 +23,18 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from domain import table as tables
-from service.breaker import Breaker
-from service.feed import Feed
-from service.games import Games
-from service.graphql.context import Context
-from service.graphql.errors import public_error
-from service.graphql.schema import schema
-from service.hub import Hub
+from service.api.graphql.context import Context
+from service.api.graphql.errors import public_error
+from service.api.graphql.schema import schema
+from service.api.hub import Hub
+from service.api.rest import rest_routes
+from service.app.breaker import Breaker
+from service.app.games import Games
+from service.app.timeline import Timeline
 from service.readmodels import ReadModels, Worker
-from service.rest import rest_routes
 from service.settings import Settings
-from service.store import Database, open_store
-from service.timeline import Timeline
+from service.store.database import Database, open_store
+from service.store.feed import Feed
 
 #: entries that change what the lobby shows
 LOBBY_EVENTS = frozenset(

@@ -18,12 +18,9 @@ from strawberry.extensions.query_depth_limiter import create_validator
 from strawberry.scalars import JSON
 
 from domain import table as tables
-from service import views
-from service.errors import BadInput
-from service.games import Caller
-from service.graphql.context import Context
-from service.graphql.errors import PublicErrors, is_unexpected
-from service.graphql.readtypes import (
+from service.api.graphql.context import Context
+from service.api.graphql.errors import PublicErrors, is_unexpected
+from service.api.graphql.readtypes import (
     GameStatistics,
     GameSummary,
     GameSummaryConnection,
@@ -36,7 +33,7 @@ from service.graphql.readtypes import (
     ReadModelStatus,
     ScoreSource,
 )
-from service.graphql.types import (
+from service.api.graphql.types import (
     ActResult,
     CreateGameInput,
     Game,
@@ -54,6 +51,9 @@ from service.graphql.types import (
     encode_cursor,
     page_size,
 )
+from service.app import views
+from service.app.errors import BadInput
+from service.app.games import Caller
 
 Info = strawberry.Info[Context, None]
 
@@ -78,7 +78,7 @@ class Query:
 
     @strawberry.field(description="The game as the caller may see it; null if there is none.")
     async def game(self, info: Info, id: GameID) -> Game | None:
-        from service.errors import NotFound
+        from service.app.errors import NotFound
 
         try:
             found = await info.context.run(info.context.games.get, str(id))

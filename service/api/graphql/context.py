@@ -8,12 +8,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from service.breaker import Breaker
-from service.errors import PapyrusError
-from service.games import Caller, Games
-from service.hub import Hub
+from service.api.hub import Hub
+from service.app.breaker import Breaker
+from service.app.errors import PapyrusError
+from service.app.games import Caller, Games
+from service.app.timeline import Timeline
 from service.readmodels import ReadModels
-from service.timeline import Timeline
 
 T = TypeVar("T")
 

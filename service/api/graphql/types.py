@@ -12,11 +12,11 @@ from strawberry.scalars import JSON
 
 from domain import table as tables
 from domain import undo
-from service import views
-from service.errors import BadInput
-from service.games import Caller
-from service.graphql.context import Context
-from service.graphql.gameviews import GameView, typed_view
+from service.api.graphql.context import Context
+from service.api.graphql.gameviews import GameView, typed_view
+from service.app import views
+from service.app.errors import BadInput
+from service.app.games import Caller
 from service.store import GameTable
 
 MAX_PAGE = 200

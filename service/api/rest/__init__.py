@@ -1,7 +1,7 @@
 """The REST mirror of the GraphQL API under ``/api/v1`` (API.md), with its OpenAPI document.
 
-Handlers are as thin as the resolvers: parse, call ``service.games.Games``, present through
-``service.views``. Failures are ``application/problem+json`` (RFC 9457) with the same ``code``.
+Handlers are as thin as the resolvers: parse, call ``service.app.games.Games``, present through
+``service.app.views``. Failures are ``application/problem+json`` (RFC 9457) with the same ``code``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain import table as tables
-from service import views
-from service.errors import BadInput, NotFound, PapyrusError, Unauthenticated
-from service.games import Caller
-from service.openapi import OPENAPI
+from service.api.rest.openapi import OPENAPI
+from service.app import views
+from service.app.errors import BadInput, NotFound, PapyrusError, Unauthenticated
+from service.app.games import Caller
 
 MAX_LIMIT = 200
 KINDS = {"imhotep": "imhotep", "amun_re": "amun_re"}

@@ -31,7 +31,7 @@ from domain.engine import Step, apply_events, deal_fork, play, run_automatic
 from domain.log import Entry
 from domain.randomness import commitment, rng_for
 from domain.registry import KINDS, rules_for
-from service.errors import (
+from service.app.errors import (
     BadInput,
     Conflict,
     Forbidden,
@@ -44,12 +44,12 @@ from service.store import (
     Credential,
     GameTable,
     Player,
-    Store,
     credential_id,
     entry_of,
     open_table,
     token_hash,
 )
+from service.store.database import Store
 
 MAX_RETRIES = 8
 BOT_STRATEGIES = ("random",)

@@ -1,0 +1,1 @@
+"""The transports: GraphQL (with websockets) and REST, over the application layer."""

@@ -1,0 +1,1 @@
+"""The application layer: commands and queries on games, players and their logs."""
