@@ -1,4 +1,4 @@
-"""Projection and live-update lag under load, on PostgreSQL (issue #7).
+"""Projection and live-update lag under load, on PostgreSQL.
 
 Starts one or two ``papyrus serve`` processes on a fresh PostgreSQL database, drives Imhotep
 games through the first at a steady ``--rate`` of actions per second (random legal actions),
@@ -150,10 +150,11 @@ def drive_direct(
     """The same load through the application layer in this process (no HTTP): isolates the
     path from commit to read model and to subscriber from the cost of serving requests."""
     from service.app import views
-    from service.app.games import Caller, Games
+    from service.app.application import Application
+    from service.app.caller import Caller
     from service.store.database import open_store
 
-    games = Games(open_store(database_url))
+    games = Application(open_store(database_url))
     callers: dict[int, Caller] = {}
     rng = random.Random(1)
     live = list(ids)
@@ -162,7 +163,7 @@ def drive_direct(
     next_at = started
     while time.monotonic() - started < seconds and live:
         game_id = rng.choice(live)
-        table = games.get(game_id).table
+        table = games.tables.get(game_id).table
         if table.status != "ACTIVE":
             live.remove(game_id)
             continue
@@ -170,7 +171,7 @@ def drive_direct(
         holder = table.holders[seat]
         assert holder is not None and holder.player_id is not None
         caller = callers.setdefault(seat, Caller(holder.player_id, holder.name))
-        games.act(caller, game_id, rng.choice(views.legal_actions(table, caller)))
+        games.play.act(caller, game_id, rng.choice(views.legal_actions(table, caller)))
         acted += 1
         next_at += 1.0 / rate
         time.sleep(max(0.0, next_at - time.monotonic()))

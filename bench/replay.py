@@ -1,4 +1,4 @@
-"""Scrubbing through a finished game over HTTP, as a replay viewer does (issue #6).
+"""Scrubbing through a finished game over HTTP, as a replay viewer does.
 
 Plays one finished game per configuration with server-side bots straight into a fresh SQLite
 file, starts ``papyrus serve`` on it, then times a spectator fetching the whole game — every
@@ -24,7 +24,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import start_server
-from service.app.games import Games
+from service.app.application import Application
 from service.store.database import open_store
 
 CONFIGS = [
@@ -39,11 +39,11 @@ GRAPHQL_REPLAY = (
 
 
 def finished_game(url: str, kind: str, seats: int, options: dict[str, object]) -> tuple[str, int]:
-    games = Games(open_store(url))
-    host = games.register_player("Host")[0]
-    game = games.create_game(host, kind, seats, options, f"bench-replay-{kind}")
+    games = Application(open_store(url))
+    host = games.accounts.register_player("Host")[0]
+    game = games.seating.create_game(host, kind, seats, options, f"bench-replay-{kind}")
     for _ in range(seats):
-        game = games.add_bot(host, str(game.id), None, "random")
+        game = games.seating.add_bot(host, str(game.id), None, "random")
     assert game.table.status == "FINISHED"
     return str(game.id), game.version
 

@@ -14,7 +14,7 @@ from domain import table as tables
 from domain.contract import JSON, Event
 from domain.log import Entry
 from domain.registry import rules_for
-from service.app.games import Caller
+from service.app.caller import Caller
 
 HIDDEN = "hidden"
 

@@ -1,4 +1,4 @@
-"""Acceptance #2.6 and #2.7: no read path shows a caller what its seat may not see; only the
+"""Secrecy: no read path shows a caller what its seat may not see; only the
 holder of a seat acts for it.
 
 Imhotep's secrets (§14) are hidden from everyone: the draw pile order, the round stack, the
@@ -13,7 +13,7 @@ import json
 import random
 
 from domain.registry import rules_for
-from service.app.games import Games
+from service.app.application import Application
 from service.store.database import open_store
 from tests.client import Client
 from tests.service.play import create_table, seated
@@ -25,9 +25,9 @@ READ = (
 )
 
 
-def secrets_of(games: Games, game_id: str) -> list[str]:
+def secrets_of(games: Application, game_id: str) -> list[str]:
     """JSON fragments that no caller may receive while the game runs."""
-    table = games.get(game_id).table
+    table = games.tables.get(game_id).table
     hidden = rules_for("imhotep").view(table.game, None, True)["hidden"]
     fragments = [SEED]
     for key in ("draw_pile", "round_stack"):
@@ -40,7 +40,7 @@ def test_no_read_path_shows_a_secret_to_a_seat_or_a_spectator(sqlite_server, sql
     players = seated(sqlite_server.url, 4)
     game_id = create_table(players, "IMHOTEP", {"sides": "B"}, seed=SEED)
     spectator = Client(sqlite_server.url)
-    server_side = Games(open_store(sqlite_url))
+    server_side = Application(open_store(sqlite_url))
     rules = rules_for("imhotep")
     rng = random.Random(2)
     checked = 0
@@ -52,10 +52,10 @@ def test_no_read_path_shows_a_secret_to_a_seat_or_a_spectator(sqlite_server, sql
             break
         if game["version"] % 7 == 0 or checked < 3:
             checked += 1
-            table = server_side.get(game_id).table
+            table = server_side.tables.get(game_id).table
             forbidden = secrets_of(server_side, game_id)
             past = max(1, game["version"] - 5)
-            past_table = server_side.at_version(game_id, past).table
+            past_table = server_side.tables.at_version(game_id, past).table
             for seat, caller in [(None, spectator), (1, players[1])]:
                 seen = caller.gql(READ, {"g": game_id, "v": past})["game"]
                 assert seen["state"] == rules.view(table.game, seen["mySeat"], False)

@@ -1,4 +1,4 @@
-"""Issue #6: undo as new events, the audit log, provably fair randomness, replays, export and
+"""Undo as new events, the audit log, provably fair randomness, replays, export and
 import, forks. Policy tests drive the application layer on a real SQLite store; the acceptance
 tests go through GraphQL and REST."""
 
@@ -17,9 +17,10 @@ from domain import table as tables
 from domain.audit import FORK
 from domain.log import Entry, entry_hash
 from service.app import views
+from service.app.application import Application
+from service.app.archive import ENTRY_FIELDS
+from service.app.caller import Caller
 from service.app.errors import PapyrusError
-from service.app.games import Caller, Games
-from service.app.timeline import ENTRY_FIELDS, Timeline
 from service.store.database import open_store
 from tests.client import Client, register
 from tests.service.play import create_table, play_graphql, play_rest, seated
@@ -33,23 +34,23 @@ def setup_game(
     seed: str = "s",
     bots: int = 0,
 ):  # type: ignore[type-arg]
-    games = Games(open_store(url))
-    timeline = Timeline(games)
-    players = [games.register_player(f"P{i}")[0] for i in range(n - bots)]
-    game = games.create_game(players[0], kind, n, options or {}, seed)
+    games = Application(open_store(url))
+    timeline = games
+    players = [games.accounts.register_player(f"P{i}")[0] for i in range(n - bots)]
+    game = games.seating.create_game(players[0], kind, n, options or {}, seed)
     game_id = str(game.id)
     for p in players:
-        games.join_game(p, game_id, None)
+        games.seating.join_game(p, game_id, None)
     for _ in range(bots):
-        games.add_bot(players[0], game_id, None, "random")
+        games.seating.add_bot(players[0], game_id, None, "random")
     return games, timeline, players, game_id
 
 
-def act_once(games: Games, players: list[Caller], game_id: str, rng: random.Random) -> int:
+def act_once(games: Application, players: list[Caller], game_id: str, rng: random.Random) -> int:
     """One random legal action by the seat that must act; returns that seat."""
-    table = games.get(game_id).table
+    table = games.tables.get(game_id).table
     seat = rng.choice(views.active_seats(table))
-    games.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
+    games.play.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
     return seat
 
 
@@ -64,77 +65,77 @@ def codes(fn: Any, *args: Any) -> str:
 
 def test_a_seat_takes_back_its_own_last_action_at_once(sqlite_url: str) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url)
-    before = games.get(game_id)
+    before = games.tables.get(game_id)
     version = before.version
     seat = views.active_seats(before.table)[0]
     state_before = copy.deepcopy(before.table.game)
-    games.act(players[seat], game_id, {"type": "get_stones"})
-    assert games.get(game_id).table.game != state_before
-    game = timeline.request_undo(players[seat], game_id, None)
+    games.play.act(players[seat], game_id, {"type": "get_stones"})
+    assert games.tables.get(game_id).table.game != state_before
+    game = timeline.undo.request_undo(players[seat], game_id, None)
     assert game.table.game == state_before
-    entries = games.events(game_id)
+    entries = games.tables.events(game_id)
     assert entries[-1].type == "actions_undone"
     undone = [e.version for e in entries if e.version in game.table.undone]
     assert undone and all(version < v < entries[-1].version for v in undone)
     assert views.event(game.table, entries[version], players[seat])["undone"] is True
-    assert timeline.verify(game_id).ok  # the audit replays undos too
+    assert timeline.audit.verify(game_id).ok  # the audit replays undos too
     finish(games, players, game_id)  # play on after the undo: still a valid log to the end
-    assert timeline.verify(game_id).ok
-    assert games.get(game_id).table.status == tables.FINISHED
+    assert timeline.audit.verify(game_id).ok
+    assert games.tables.get(game_id).table.status == tables.FINISHED
 
 
 def test_undo_across_another_seats_action_needs_every_other_human_to_accept(
     sqlite_url: str,
 ) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url)
-    start = games.get(game_id)
+    start = games.tables.get(game_id)
     version = start.version
     state_before = copy.deepcopy(start.table.game)
     first = views.active_seats(start.table)[0]
-    games.act(players[first], game_id, {"type": "get_stones"})
-    second = views.active_seats(games.get(game_id).table)[0]
-    games.act(players[second], game_id, {"type": "get_stones"})
-    game = timeline.request_undo(players[first], game_id, version)
+    games.play.act(players[first], game_id, {"type": "get_stones"})
+    second = views.active_seats(games.tables.get(game_id).table)[0]
+    games.play.act(players[second], game_id, {"type": "get_stones"})
+    game = timeline.undo.request_undo(players[first], game_id, version)
     assert game.table.undo_request is not None
     assert sorted(game.table.undo_request.waiting) == sorted(s for s in range(4) if s != first)
-    assert codes(timeline.answer_undo, players[first], game_id, True) == "FORBIDDEN"
+    assert codes(timeline.undo.answer_undo, players[first], game_id, True) == "FORBIDDEN"
     for seat in range(4):
         if seat != first:
-            game = timeline.answer_undo(players[seat], game_id, True)
+            game = timeline.undo.answer_undo(players[seat], game_id, True)
     assert game.table.undo_request is None
     assert game.table.game == state_before
-    finding = timeline.verify(game_id)
+    finding = timeline.audit.verify(game_id)
     assert finding.ok, finding
 
 
 def test_a_refused_undo_request_changes_nothing(sqlite_url: str) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url, n=2)
-    start = games.get(game_id)
+    start = games.tables.get(game_id)
     version = start.version
     first = views.active_seats(start.table)[0]
-    games.act(players[first], game_id, {"type": "get_stones"})
-    other = views.active_seats(games.get(game_id).table)[0]
-    games.act(players[other], game_id, {"type": "get_stones"})
-    state = copy.deepcopy(games.get(game_id).table.game)
-    timeline.request_undo(players[first], game_id, version)
-    game = timeline.answer_undo(players[other], game_id, False)
+    games.play.act(players[first], game_id, {"type": "get_stones"})
+    other = views.active_seats(games.tables.get(game_id).table)[0]
+    games.play.act(players[other], game_id, {"type": "get_stones"})
+    state = copy.deepcopy(games.tables.get(game_id).table.game)
+    timeline.undo.request_undo(players[first], game_id, version)
+    game = timeline.undo.answer_undo(players[other], game_id, False)
     assert game.table.undo_request is None and game.table.game == state
-    assert timeline.verify(game_id).ok
+    assert timeline.audit.verify(game_id).ok
 
 
 def test_bots_accept_and_the_human_takes_back_at_once(sqlite_url: str) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url, n=3, bots=2)
     rng = random.Random(4)
     for _ in range(3):
-        table = games.get(game_id).table
+        table = games.tables.get(game_id).table
         if 0 in views.active_seats(table):
-            version = games.get(game_id).version
+            version = games.tables.get(game_id).version
             state = copy.deepcopy(table.game)
-            games.act(players[0], game_id, rng.choice(views.legal_actions(table, players[0])))
-            after = games.get(game_id).table
+            games.play.act(players[0], game_id, rng.choice(views.legal_actions(table, players[0])))
+            after = games.tables.get(game_id).table
             if after.barrier > version:  # the action drew or revealed: not undoable
                 continue
-            game = timeline.request_undo(players[0], game_id, version)
+            game = timeline.undo.request_undo(players[0], game_id, version)
             assert game.table.undo_request is None  # no human had to be asked
             assert game.table.game == state or 0 not in views.active_seats(game.table)
             return
@@ -147,33 +148,33 @@ def test_undo_never_crosses_a_market_draw_or_a_reveal(sqlite_url: str) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url, options={"sides": "B"}, seed="draw")
     rng = random.Random(1)
     for _ in range(400):
-        game = games.get(game_id)
+        game = games.tables.get(game_id)
         if game.table.status != tables.ACTIVE:
             break
         version = game.version
         seat = act_once(games, players, game_id, rng)
-        now = games.get(game_id).version
+        now = games.tables.get(game_id).version
         drawn = [
             e
-            for e in games.events(game_id, after=version)
+            for e in games.tables.events(game_id, after=version)
             if e.type in ("pair_taken", "round_started", "card_drawn")
         ]
         if drawn:
             with pytest.raises(PapyrusError) as refused:
-                timeline.request_undo(players[seat], game_id, version)
+                timeline.undo.request_undo(players[seat], game_id, version)
             assert refused.value.code == "ILLEGAL_ACTION"
             assert "random draw or a reveal" in refused.value.message
-            assert games.get(game_id).version == now
+            assert games.tables.get(game_id).version == now
             return
     raise AssertionError("no draw happened")
 
 
 def test_a_ranked_table_forbids_undo(sqlite_url: str) -> None:
     games, timeline, players, game_id = setup_game(sqlite_url, options={"undo": False})
-    seat = views.active_seats(games.get(game_id).table)[0]
-    games.act(players[seat], game_id, {"type": "get_stones"})
-    assert codes(timeline.request_undo, players[seat], game_id, None) == "FORBIDDEN"
-    assert games.get(game_id).table.options == {**games.get(game_id).table.options}
+    seat = views.active_seats(games.tables.get(game_id).table)[0]
+    games.play.act(players[seat], game_id, {"type": "get_stones"})
+    assert codes(timeline.undo.request_undo, players[seat], game_id, None) == "FORBIDDEN"
+    assert games.tables.get(game_id).table.options == {**games.tables.get(game_id).table.options}
 
 
 def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: str) -> None:
@@ -182,7 +183,7 @@ def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: s
     games, timeline, players, game_id = setup_game(sqlite_url, kind="amun_re", n=3, seed="offer")
     rng = random.Random(3)
     for _ in range(2000):
-        table = games.get(game_id).table
+        table = games.tables.get(game_id).table
         view = views.state(table, players[0])
         if view["phase"] == "offering" and all(not c for c in view["offering"]["committed"]):
             break
@@ -190,27 +191,27 @@ def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: s
     else:
         raise AssertionError("never reached an offering")
     seat = views.active_seats(table)[0]
-    version = games.get(game_id).version
+    version = games.tables.get(game_id).version
     state = copy.deepcopy(table.game)
     legal = views.legal_actions(table, players[seat])
-    games.act(players[seat], game_id, next(a for a in legal if a["type"].startswith("commit")))
-    assert games.get(game_id).table.game != state
-    game = timeline.request_undo(players[seat], game_id, version)
+    games.play.act(players[seat], game_id, next(a for a in legal if a["type"].startswith("commit")))
+    assert games.tables.get(game_id).table.game != state
+    game = timeline.undo.request_undo(players[seat], game_id, version)
     assert game.table.game == state  # taken back at once: nobody else acted
     for s in views.active_seats(game.table):  # now everybody commits: the reveal follows
-        legal = views.legal_actions(games.get(game_id).table, players[s])
-        games.act(players[s], game_id, next(a for a in legal if a["type"].startswith("commit")))
-    events = games.events(game_id, after=version)
+        legal = views.legal_actions(games.tables.get(game_id).table, players[s])
+        games.play.act(players[s], game_id, next(a for a in legal if a["type"].startswith("commit")))
+    events = games.tables.events(game_id, after=version)
     assert any(e.type == "offering_revealed" for e in events)
-    assert codes(timeline.request_undo, players[seat], game_id, version) == "ILLEGAL_ACTION"
+    assert codes(timeline.undo.request_undo, players[seat], game_id, version) == "ILLEGAL_ACTION"
 
 
 # -- audit: hash chain, seed, shuffles ------------------------------------------------------------
 
 
-def finish(games: Games, players: list[Caller], game_id: str, seed: int = 0) -> None:
+def finish(games: Application, players: list[Caller], game_id: str, seed: int = 0) -> None:
     rng = random.Random(seed)
-    while games.get(game_id).table.status == tables.ACTIVE:
+    while games.tables.get(game_id).table.status == tables.ACTIVE:
         act_once(games, players, game_id, rng)
 
 
@@ -246,22 +247,22 @@ def tamper(url: str, game_id: str, version: int, change: Any) -> None:
 def test_tampering_with_one_stored_event_is_named_by_verify_log(database_url: str) -> None:
     games, timeline, players, game_id = setup_game(database_url, n=2)
     finish(games, players, game_id)
-    assert timeline.verify(game_id).ok
+    assert timeline.audit.verify(game_id).ok
     target = 40
-    assert games.events(game_id)[target - 1].type not in tables.TABLE_EVENTS
+    assert games.tables.events(game_id)[target - 1].type not in tables.TABLE_EVENTS
 
     def cheat(state: dict) -> None:  # type: ignore[type-arg]
         state["data"] = {**state["data"], "tampered": True}
 
     tamper(database_url, game_id, target, cheat)
-    finding = Timeline(Games(open_store(database_url))).verify(game_id)
+    finding = Application(open_store(database_url)).audit.verify(game_id)
     assert not finding.ok and finding.version == target
     assert "hash" in (finding.reason or "")
 
 
 def test_a_seed_that_does_not_match_its_commitment_is_detected(sqlite_url: str) -> None:
     games, _timeline, _players, game_id = setup_game(sqlite_url, n=2)
-    entries = games.events(game_id)
+    entries = games.tables.events(game_id)
     forged = entries[0].__class__(
         **{**entries[0].content(), "data": {**entries[0].data, "seed": "other"}, "hash": ""}
     )
@@ -278,7 +279,7 @@ def test_a_shuffle_not_derived_from_the_seed_is_detected(sqlite_url: str) -> Non
     from domain.registry import rules_for
 
     games, _timeline, _players, game_id = setup_game(sqlite_url, n=2)
-    entries = games.events(game_id)
+    entries = games.tables.events(game_id)
     seed = entries[0].data["seed"]
     prepared = next(i for i, e in enumerate(entries) if e.type == "game_prepared")
     deck = list(entries[prepared].data["deck"])
@@ -448,7 +449,7 @@ def test_a_fork_starts_from_the_finished_game_at_that_version(server) -> None:  
 
 
 def test_anybody_forks_a_finished_amun_re_game_over_rest(server) -> None:  # type: ignore[no-untyped-def]
-    """Issue #6 acceptance, Amun-Re: a finished game is public, so an outsider may fork it; the
+    """Forks, Amun-Re: a finished game is public, so an outsider may fork it; the
     fork replays the source up to that version (same public board), unranked, marked."""
     players = seated(server.url, 3)
     game_id = create_table(players, "AMUN_RE", {"statues": True})
@@ -507,12 +508,12 @@ def test_a_resealed_malformed_document_is_refused_not_a_crash(
     must still say which event is wrong, never fail with an internal error."""
     games, timeline, players, game_id = setup_game(sqlite_url, n=2)
     finish(games, players, game_id)
-    document = timeline.export(game_id)
+    document = timeline.archive.export(game_id)
     events = copy.deepcopy(document["events"])
     break_it(events)
     document["events"] = reseal(events, document["seed"])
     with pytest.raises(PapyrusError) as refused:
-        timeline.import_game(players[0], document)
+        timeline.archive.import_game(players[0], document)
     assert refused.value.code == "BAD_INPUT"
     assert "Event" in refused.value.message
 
@@ -536,100 +537,100 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
     n: int,
     options: dict,  # type: ignore[type-arg]
 ) -> None:
-    """Issue #6 forkGame: a player of a running game gets a sandbox that starts from the game
+    """forkGame: a player of a running game gets a sandbox that starts from the game
     as their seat saw it (Imhotep §14, Amun-Re R7.9/§17), with everything hidden from them
     re-dealt from the fork's own seed; they keep their seat, the others are open."""
     games, timeline, players, game_id = setup_game(sqlite_url, kind, n, options, seed="fork")
-    outsider = games.register_player("Outsider")[0]
+    outsider = games.accounts.register_player("Outsider")[0]
     rng = random.Random(4)
     for _ in range(25):
         act_once(games, players, game_id, rng)
-    at = games.get(game_id).version
-    assert codes(timeline.fork, outsider, game_id, at) == "FORBIDDEN"
-    assert codes(timeline.fork, players[1], game_id, 2) == "BAD_INPUT"  # not running then
-    log = timeline.entries(game_id)
+    at = games.tables.get(game_id).version
+    assert codes(timeline.forks.fork, outsider, game_id, at) == "FORBIDDEN"
+    assert codes(timeline.forks.fork, players[1], game_id, 2) == "BAD_INPUT"  # not running then
+    log = timeline.audit.entries(game_id)
     inside = next(  # an action's own event followed by a step of the same action
         a.version
         for a, b in itertools.pairwise(log)
         if a.by_seat is not None and a.command is not None and b.command == a.command
     )
-    assert codes(timeline.fork, players[1], game_id, inside) == "BAD_INPUT"
-    fork = timeline.fork(players[1], game_id, at)
+    assert codes(timeline.forks.fork, players[1], game_id, inside) == "BAD_INPUT"
+    fork = timeline.forks.fork(players[1], game_id, at)
     fork_id = str(fork.id)
     assert fork.table.status == tables.OPEN
-    assert timeline.verify(fork_id).ok  # waiting for players is not a bad log
+    assert timeline.audit.verify(fork_id).ok  # waiting for players is not a bad log
     assert fork.table.forked_from == {"game_id": game_id, "version": at, "seats": [1]}
     assert views.seats_of(fork.table, players[1]) == [1] and fork.table.free_seats() == [
         s for s in range(n) if s != 1
     ]
     for seat in fork.table.free_seats():
-        games.add_bot(players[1], fork_id, seat, "random")
-    started = games.get(fork_id).table
+        games.seating.add_bot(players[1], fork_id, seat, "random")
+    started = games.tables.get(fork_id).table
     assert started.status in (tables.ACTIVE, tables.FINISHED)
-    dealt = next(e for e in timeline.entries(fork_id) if e.type == "fork_dealt")
-    mine_then = views.state(games.at_version(fork_id, dealt.version).table, players[1])
-    source_then = views.state(games.at_version(game_id, at).table, players[1])
+    dealt = next(e for e in timeline.audit.entries(fork_id) if e.type == "fork_dealt")
+    mine_then = views.state(games.tables.at_version(fork_id, dealt.version).table, players[1])
+    source_then = views.state(games.tables.at_version(game_id, at).table, players[1])
     if kind == "amun_re" and source_then["phase"] == "offering":  # others commit again
         for key in ("to_act", "offering", "decision"):
             mine_then.pop(key), source_then.pop(key)
     assert mine_then == source_then
-    shown = [views.event(started, e, players[1]) for e in timeline.entries(fork_id)]
+    shown = [views.event(started, e, players[1]) for e in timeline.audit.entries(fork_id)]
     assert next(e for e in shown if e["type"] == "fork_dealt")["data"] == {"state": mine_then}
     # the deal follows from the source and the fork's seed: a re-sealed forged deal is named
     # (the log up to the fork's start; what the bots did after it is checked by the rules)
-    start = max(e.version for e in timeline.entries(fork_id) if e.command == FORK)
+    start = max(e.version for e in timeline.audit.entries(fork_id) if e.command == FORK)
     logged = [
         {n: getattr(e, n) for n in ENTRY_FIELDS}
-        for e in timeline.entries(fork_id)
+        for e in timeline.audit.entries(fork_id)
         if e.version <= start
     ]
     seed = logged[0]["data"]["seed"]
-    assert timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=True).ok
+    assert timeline.audit.check([Entry(**e) for e in reseal(logged, seed)], trusted=True).ok
     forged_state = copy.deepcopy(dealt.data["state"])
     pile = forged_state["draw"]
     k = next(i for i in range(1, len(pile)) if pile[i] != pile[0])
     pile[0], pile[k] = pile[k], pile[0]
     forged = [Entry(**e) for e in reseal([swap_deal(e, forged_state) for e in logged], seed)]
-    finding = timeline.check(forged, trusted=True)
+    finding = timeline.audit.check(forged, trusted=True)
     assert (finding.ok, finding.version) == (False, dealt.version)
     assert "from its source" in str(finding.reason)
     # an outside document is never compared with a running source: that would be an oracle
     # on its secrets (the forged deal could be a guess at them). True or forged, it is refused
     # with the same answer until the source is over.
-    honest = timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=False)
-    guessed = timeline.check(forged, trusted=False)
+    honest = timeline.audit.check([Entry(**e) for e in reseal(logged, seed)], trusted=False)
+    guessed = timeline.audit.check(forged, trusted=False)
     assert not honest.ok and (honest.version, honest.reason) == (guessed.version, guessed.reason)
     assert "not over yet" in str(honest.reason)
     # play both to the end: the fork's hidden items were re-dealt, not copied
-    while games.get(fork_id).table.status == tables.ACTIVE:
-        table = games.get(fork_id).table
+    while games.tables.get(fork_id).table.status == tables.ACTIVE:
+        table = games.tables.get(fork_id).table
         seat = views.active_seats(table)[0]
         assert seat == 1, "the bots play every other seat"
-        games.act(players[1], fork_id, rng.choice(views.legal_actions(table, players[1])))
-    exported = timeline.export(fork_id)
+        games.play.act(players[1], fork_id, rng.choice(views.legal_actions(table, players[1])))
+    exported = timeline.archive.export(fork_id)
     with pytest.raises(PapyrusError, match="not over yet"):  # no verdict on a running source
-        timeline.import_game(players[0], exported)
-    while games.get(game_id).table.status == tables.ACTIVE:
+        timeline.archive.import_game(players[0], exported)
+    while games.tables.get(game_id).table.status == tables.ACTIVE:
         act_once(games, players, game_id, rng)
-    assert not timeline.check(forged, trusted=False).ok  # the source is public now: checked
-    assert timeline.check([Entry(**e) for e in reseal(logged, seed)], trusted=False).ok
-    revealed_source = views.state(games.at_version(game_id, at).table, Caller(), revealed=True)
+    assert not timeline.audit.check(forged, trusted=False).ok  # the source is public now: checked
+    assert timeline.audit.check([Entry(**e) for e in reseal(logged, seed)], trusted=False).ok
+    revealed_source = views.state(games.tables.at_version(game_id, at).table, Caller(), revealed=True)
     revealed_fork = views.state(
-        games.at_version(fork_id, dealt.version).table, Caller(), revealed=True
+        games.tables.at_version(fork_id, dealt.version).table, Caller(), revealed=True
     )
     source_pool, fork_pool = hidden_pool(kind, revealed_source), hidden_pool(kind, revealed_fork)
     assert len(source_pool) == len(fork_pool) and source_pool != fork_pool
-    assert timeline.verify(fork_id).ok
-    copy_ = timeline.import_game(players[0], exported)
-    assert [e.hash for e in timeline.entries(str(copy_.id))] == [
-        e.hash for e in timeline.entries(fork_id)
+    assert timeline.audit.verify(fork_id).ok
+    copy_ = timeline.archive.import_game(players[0], exported)
+    assert [e.hash for e in timeline.audit.entries(str(copy_.id))] == [
+        e.hash for e in timeline.audit.entries(fork_id)
     ]
-    assert timeline.verify(str(copy_.id)).ok
+    assert timeline.audit.verify(str(copy_.id)).ok
 
 
 @pytest.mark.parametrize(("kind", "options"), [("IMHOTEP", {"sides": "B"}), ("AMUN_RE", {})])
 def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options: dict) -> None:  # type: ignore[no-untyped-def,type-arg]
-    """Issue #6 acceptance for forks of a running game: players only, their seat kept, the
+    """Forks of a running game: players only, their seat kept, the
     position as they saw it, nothing hidden from them in the fork's state or events."""
     players = seated(server.url, 3)
     outsider = register(server.url, "Outsider")
@@ -700,54 +701,54 @@ def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options
 
 
 def test_a_player_holding_every_seat_gets_a_fork_that_starts_at_once(sqlite_url: str) -> None:
-    """Issue #6: a hot-seat player forks on what all their seats see; it starts immediately.
+    """Forks: a hot-seat player forks on what all their seats see; it starts immediately.
     An abandoned game never reveals its secrets, so it too is forked on what the seats saw."""
-    games = Games(open_store(sqlite_url))
-    timeline = Timeline(games)
-    alone = games.register_player("Alone")[0]
-    game_id = str(games.create_game(alone, "imhotep", 2, {}, "hot").id)
-    games.join_game(alone, game_id, 0)
-    games.join_game(alone, game_id, 1)
+    games = Application(open_store(sqlite_url))
+    timeline = games
+    alone = games.accounts.register_player("Alone")[0]
+    game_id = str(games.seating.create_game(alone, "imhotep", 2, {}, "hot").id)
+    games.seating.join_game(alone, game_id, 0)
+    games.seating.join_game(alone, game_id, 1)
     rng = random.Random(1)
     for _ in range(12):
         act_once(games, [alone, alone], game_id, rng)
-    at = games.get(game_id).version
-    fork = timeline.fork(alone, game_id, at)
+    at = games.tables.get(game_id).version
+    fork = timeline.forks.fork(alone, game_id, at)
     assert fork.table.status == tables.ACTIVE
     assert fork.table.forked_from == {"game_id": game_id, "version": at, "seats": [0, 1]}
-    source = games.at_version(game_id, at).table
+    source = games.tables.at_version(game_id, at).table
     assert views.state(fork.table, alone) == views.state(source, alone)
     assert fork.table.game.draw != source.game.draw  # hidden from both seats: re-dealt
     assert sorted(fork.table.game.draw) == sorted(source.game.draw)
-    began = next(e.version for e in timeline.entries(str(fork.id)) if e.type == "game_started")
+    began = next(e.version for e in timeline.audit.entries(str(fork.id)) if e.type == "game_started")
     with pytest.raises(PapyrusError, match="part of this fork's start"):
-        timeline.fork(alone, str(fork.id), began)
-    games.abandon_game(alone, game_id, "lunch")
-    again = timeline.fork(alone, game_id, at)
+        timeline.forks.fork(alone, str(fork.id), began)
+    games.seating.abandon_game(alone, game_id, "lunch")
+    again = timeline.forks.fork(alone, game_id, at)
     assert again.table.forked_from["seats"] == [0, 1]  # type: ignore[index]
-    assert timeline.verify(str(again.id)).ok and timeline.verify(str(fork.id)).ok
+    assert timeline.audit.verify(str(again.id)).ok and timeline.audit.verify(str(fork.id)).ok
 
 
 def finished_fork_document(
     url: str,
-) -> tuple[Timeline, Caller, dict[str, Any], dict[str, Any]]:
+) -> tuple[Application, Caller, dict[str, Any], dict[str, Any]]:
     """A finished game, a fork of it at a version that ends an action, played out by bots,
     and that fork's export."""
     games, timeline, players, game_id = setup_game(url, "imhotep", 2, seed="doc")
     rng = random.Random(3)
-    while games.get(game_id).table.status == tables.ACTIVE:
+    while games.tables.get(game_id).table.status == tables.ACTIVE:
         act_once(games, players, game_id, rng)
-    log = timeline.entries(game_id)
+    log = timeline.audit.entries(game_id)
     at = next(
         a.version
         for a, b in itertools.pairwise(log)
         if a.version > 40 and b.command != a.command and b.type not in tables.TABLE_EVENTS
     )
-    fork = str(timeline.fork(players[0], game_id, at).id)
-    assert timeline.verify(fork).ok  # open, nobody seated yet
+    fork = str(timeline.forks.fork(players[0], game_id, at).id)
+    assert timeline.audit.verify(fork).ok  # open, nobody seated yet
     for seat in (0, 1):
-        games.add_bot(players[0], fork, seat, "random")
-    return timeline, players[0], timeline.export(game_id), timeline.export(fork)
+        games.seating.add_bot(players[0], fork, seat, "random")
+    return timeline, players[0], timeline.archive.export(game_id), timeline.archive.export(fork)
 
 
 def edited(document: dict[str, Any], change: Any) -> dict[str, Any]:
@@ -757,24 +758,24 @@ def edited(document: dict[str, Any], change: Any) -> dict[str, Any]:
 
 
 def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> None:
-    """Issue #6 importGame of forks: without its (finished) source here a fork's start could be
+    """importGame of forks: without its (finished) source here a fork's start could be
     anything, so it is refused; a re-sealed copy whose copied part differs from the source is
     named; a re-sealed game that claims to be a fork but starts by itself is named too."""
     timeline, player, plain, document = finished_fork_document(sqlite_url)
-    assert str(timeline.import_game(player, document).id)
+    assert str(timeline.archive.import_game(player, document).id)
     copied = next(e for e in document["events"] if e["command"] == "fork" and e["automatic"])
 
     def nudge(events: list[dict]) -> None:  # type: ignore[type-arg]
         events[copied["version"] - 1]["automatic"] = False  # as if a seat had chosen it
 
     with pytest.raises(PapyrusError, match=f"Event {copied['version']} .*not its source game"):
-        timeline.import_game(player, edited(document, nudge))
+        timeline.archive.import_game(player, edited(document, nudge))
 
     def elsewhere(events: list[dict]) -> None:  # type: ignore[type-arg]
         events[0]["data"]["forked_from"]["game_id"] = "00000000-0000-4000-8000-000000000000"
 
     with pytest.raises(PapyrusError, match="not on this server"):
-        timeline.import_game(player, edited(document, elsewhere))
+        timeline.archive.import_game(player, edited(document, elsewhere))
 
     def by_itself(events: list[dict]) -> None:  # type: ignore[type-arg]
         for e in events:
@@ -782,7 +783,7 @@ def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> N
                 e["command"] = "start:1"
 
     with pytest.raises(PapyrusError, match="does not hold") as refused:
-        timeline.import_game(player, edited(document, by_itself))
+        timeline.archive.import_game(player, edited(document, by_itself))
     assert refused.value.code == "BAD_INPUT"
 
     def claims_fork(events: list[dict]) -> None:  # type: ignore[type-arg]
@@ -790,7 +791,7 @@ def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> N
         events[0]["data"]["forked_from"] = {**source, "seats": [0]}
 
     with pytest.raises(PapyrusError, match="only a fork"):  # a bad input, never a hang
-        timeline.import_game(player, edited(plain, claims_fork))
+        timeline.archive.import_game(player, edited(plain, claims_fork))
 
     def relabelled(events: list[dict]) -> None:  # type: ignore[type-arg]
         last = next(e["command"] for e in reversed(events) if e["command"])
@@ -799,7 +800,7 @@ def test_an_imported_fork_must_start_exactly_as_its_source(sqlite_url: str) -> N
                 e["command"] = "fork"
 
     with pytest.raises(PapyrusError, match="only a fork's start may come from another game"):
-        timeline.import_game(player, edited(plain, relabelled))
+        timeline.archive.import_game(player, edited(plain, relabelled))
 
 
 @pytest.mark.parametrize(
@@ -824,7 +825,7 @@ def test_a_malformed_fork_source_is_refused(sqlite_url: str, source: Any) -> Non
         events[0]["data"]["forked_from"] = source(events[0]["data"]["forked_from"])
 
     with pytest.raises(PapyrusError, match=r"Event 1 .*malformed") as refused:
-        timeline.import_game(player, edited(document, change))
+        timeline.archive.import_game(player, edited(document, change))
     assert refused.value.code == "BAD_INPUT"
 
 
@@ -837,7 +838,7 @@ def test_an_imported_fork_must_start_where_a_fork_may(sqlite_url: str) -> None:
         events[0]["data"]["forked_from"]["version"] = finished
 
     with pytest.raises(PapyrusError, match="cannot be forked"):
-        timeline.import_game(player, edited(document, at_the_end))
+        timeline.archive.import_game(player, edited(document, at_the_end))
 
 
 @pytest.mark.parametrize(
@@ -857,6 +858,6 @@ def test_a_fork_must_keep_its_source_table(sqlite_url: str, change: Any) -> None
     start = max(e["version"] for e in document["events"] if e["command"] == "fork")
     logged = copy.deepcopy([e for e in document["events"] if e["version"] <= start])
     change(logged[0]["data"])
-    finding = timeline.check([Entry(**e) for e in reseal(logged, document["seed"])], trusted=True)
+    finding = timeline.audit.check([Entry(**e) for e in reseal(logged, document["seed"])], trusted=True)
     assert (finding.ok, finding.version) == (False, 1)
     assert "not its source's" in str(finding.reason)

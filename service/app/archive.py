@@ -1,0 +1,157 @@
+"""Export and import: a finished game as one JSON document, checked by re-running the rules.
+
+An imported game is a copy: it is stored as the source wrote it (the hash chain must come out
+identical) and marked with its importer, so it counts in no profile, rating or statistic.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain import table as tables
+from domain.log import Entry
+from domain.registry import KINDS, rules_for
+from service.app.audit import Audit
+from service.app.caller import Caller, require_player
+from service.app.errors import BadInput, GameNotActive
+from service.app.tables import Tables
+from service.store import GameTable, open_table
+
+EXPORT_FORMAT = "papyrus-game"
+EXPORT_VERSION = 1
+ENTRY_FIELDS = (
+    "version",
+    "at",
+    "type",
+    "data",
+    "seat",
+    "automatic",
+    "by_seat",
+    "command",
+    "action",
+    "actor",
+    "rules_version",
+    "hash",
+)
+
+
+class Archive:
+    """``exportGame`` and ``importGame``."""
+
+    def __init__(self, tables_: Tables, audit: Audit) -> None:
+        self.tables = tables_
+        self.audit = audit
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        game = self.tables.get(game_id)
+        table = game.table
+        if table.status != tables.FINISHED:
+            raise GameNotActive("Only a finished game can be exported (its secrets are revealed).")
+        assert table.outcome is not None
+        return {
+            "format": EXPORT_FORMAT,
+            "formatVersion": EXPORT_VERSION,
+            "kind": table.kind,
+            "seats": table.seats,
+            "options": table.options,
+            "rulesVersion": table.rules_version,
+            "seed": table.seed,
+            "seedCommitment": table.seed_commitment,
+            "players": [
+                {"seat": s, "name": h.name if h else None, "bot": h.bot if h else None}
+                for s, h in enumerate(table.holders)
+            ],
+            "result": {
+                "scores": table.outcome.scores,
+                "winners": table.outcome.winners,
+                "ranks": table.outcome.ranks,
+            },
+            "events": [
+                {name: getattr(e, name) for name in ENTRY_FIELDS}
+                for e in self.tables.events(game_id)
+            ],
+        }
+
+    def import_game(self, caller: Caller, document: Any) -> GameTable:
+        require_player(caller)
+        entries = parse_document(document)
+        finding = self.audit.check(entries, trusted=False)
+        if not finding.ok:
+            raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
+        table = tables.start(entries[0])
+        rules = rules_for(table.kind)
+        for entry in entries[1:]:
+            table = tables.evolve(table, entry, rules)
+        if table.status != tables.FINISHED or table.outcome is None:
+            raise BadInput("Only a finished game can be imported; this log does not end.")
+        claimed = document.get("result")
+        actual = {
+            "scores": table.outcome.scores,
+            "winners": table.outcome.winners,
+            "ranks": table.outcome.ranks,
+        }
+        if claimed != actual:
+            raise BadInput(f"The document's result {claimed} is not the log's result {actual}.")
+        for key, value in (
+            ("kind", table.kind),
+            ("seats", table.seats),
+            ("options", table.options),
+            ("seed", table.seed),
+            ("seedCommitment", table.seed_commitment),
+            ("rulesVersion", table.rules_version),
+        ):
+            if document.get(key) != value:
+                raise BadInput(f"The document's {key} does not match its first event.")
+        first = entries[0]
+        game = open_table(
+            first.event,
+            rules_version=first.rules_version,
+            actor=first.actor,
+            seed=table.seed,
+            command=first.command,
+            at=datetime.fromisoformat(first.at),
+            imported_by=caller.player_id,
+        )
+        for entry in entries[1:]:
+            game.record(
+                entry.event,
+                automatic=entry.automatic,
+                by_seat=entry.by_seat,
+                command=entry.command,
+                action=entry.action,
+                actor=entry.actor,
+                at=datetime.fromisoformat(entry.at),
+            )
+        if game.table.last_hash != entries[-1].hash:  # the chain must come out identical
+            raise BadInput("The events do not reproduce their hashes.")
+        self.tables.save_new(game)
+        return game
+
+
+def parse_document(document: Any) -> list[Entry]:
+    """The entries of an exported game, or ``BAD_INPUT`` saying exactly what is wrong."""
+    if not isinstance(document, dict):
+        raise BadInput("An exported game is a JSON object.")
+    if document.get("format") != EXPORT_FORMAT or document.get("formatVersion") != EXPORT_VERSION:
+        raise BadInput(f'This is not a "{EXPORT_FORMAT}" document of version {EXPORT_VERSION}.')
+    if document.get("kind") not in KINDS:
+        raise BadInput(f"Unknown game kind {document.get('kind')!r}.")
+    events = document.get("events")
+    if not isinstance(events, list) or not events:
+        raise BadInput('"events" must be a non-empty list.')
+    entries = []
+    for number, raw in enumerate(events, start=1):
+        if not isinstance(raw, dict) or set(raw) != set(ENTRY_FIELDS):
+            raise BadInput(
+                f"Event {number} must have exactly the fields {', '.join(ENTRY_FIELDS)}."
+            )
+        try:
+            datetime.fromisoformat(raw["at"])
+            entry = Entry(**raw)
+        except (TypeError, ValueError):
+            raise BadInput(f"Event {number} has a field of the wrong type.") from None
+        if not isinstance(entry.data, dict) or not isinstance(entry.type, str):
+            raise BadInput(f"Event {number} has a field of the wrong type.")
+        entries.append(entry)
+    return entries

@@ -1,0 +1,117 @@
+"""Playing: one player action for the caller's seat (API.md ``act``), then the bots' replies.
+
+The action is decided by the pure engine (``domain.engine.play``) on a private copy of the game,
+with the randomness drawn from the table's seed at this version, and recorded with the command
+id that makes a retry with the same idempotency key answer what the first attempt did.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from typing import Any
+
+from domain import table as tables
+from domain.contract import Rules, RulesError
+from domain.engine import play
+from domain.randomness import rng_for
+from domain.registry import rules_for
+from service.app.bots import run_bots
+from service.app.caller import Caller, require_player
+from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
+from service.app.tables import AlreadyDone, Recorded, Tables, finish_if_over, record_steps
+from service.store import GameTable
+
+MAX_KEY_LENGTH = 200
+
+
+class Play:
+    """The ``act`` command."""
+
+    def __init__(self, tables_: Tables) -> None:
+        self.tables = tables_
+
+    def act(
+        self,
+        caller: Caller,
+        game_id: str,
+        action: Any,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[GameTable, list[Recorded]]:
+        require_player(caller)
+        assert caller.player_id is not None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise BadInput('An action is a JSON object with a "type", e.g. {"type": "pass"}.')
+        if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_KEY_LENGTH:
+            raise BadInput(f"An idempotency key has 1 to {MAX_KEY_LENGTH} characters.")
+        command = f"{caller.player_id}:{idempotency_key or uuid.uuid4()}"
+        span: list[int] = []
+
+        def decide(game: GameTable) -> None:
+            if command in game.commands:
+                raise AlreadyDone
+            table = game.table
+            seats = table.seats_of(caller.player_id or "")
+            if not seats:
+                raise Forbidden("You do not hold a seat at this table; spectators cannot act.")
+            if table.status != tables.ACTIVE:
+                raise GameNotActive(f"This game is {table.status.lower()}; no action is possible.")
+            rules = rules_for(table.kind)
+            seat = pick_seat(rules, table.game, seats)
+            if (
+                expected_version is not None
+                and expected_version != game.version
+                and not self._simultaneous_since(game, seat, expected_version)
+            ):
+                raise Conflict(
+                    f"The game is at version {game.version}, not {expected_version}: "
+                    "reload it and decide again."
+                )
+            first = game.version + 1
+            try:
+                steps, _ = play(
+                    rules,
+                    copy.deepcopy(table.game),
+                    seat,
+                    action,
+                    rng_for(table.seed, game.version),
+                )
+            except RulesError as refused:
+                raise PapyrusError(refused.message, code=refused.code, rule=refused.rule) from None
+            record_steps(game, steps, seat, action, caller.player_id, command)
+            finish_if_over(game, rules)
+            span[:] = [first, game.version]
+            run_bots(game)
+
+        try:
+            game, saved = self.tables.command(game_id, decide)
+        except AlreadyDone as done:
+            first, last = done.game.commands[command]
+            return self.tables.get(game_id), self.tables.span(game_id, first, last)
+        return game, [e for e in saved if span[0] <= e.version <= span[1]]
+
+    def _simultaneous_since(self, game: GameTable, seat: int, version: int) -> bool:
+        """Not a real conflict: since ``version`` only *other* seats acted in a simultaneous
+        step in which ``seat`` already had to act, and nothing was drawn or revealed, so the
+        caller decided on what is still true (Amun-Re's secret offering, API.md ``act``)."""
+        table = game.table
+        if not 0 < version < game.version or version < table.barrier:
+            return False
+        since = [e for e in table.history if e.version > version]
+        if len(since) != game.version - version:  # a table step (an undo...) came in between
+            return False
+        if any(e.by_seat is None or e.by_seat == seat for e in since):
+            return False
+        past = self.tables.past(game, version)
+        active = rules_for(table.kind).active_seats(past.table.game) if past.table.game else []
+        return len(active) > 1 and seat in active
+
+
+def pick_seat(rules: Rules[Any], state: Any, seats: list[int]) -> int:
+    """The caller's seat that must act now (a player usually holds one seat)."""
+    active = rules.active_seats(state)
+    for seat in seats:
+        if seat in active:
+            return seat
+    return seats[0]

@@ -1,0 +1,180 @@
+"""Game tables: the one load-decide-save loop every command writes through, and the reads.
+
+Every command loads the game table from the store, decides with the pure domain
+(``domain.engine``), records the resulting entries on the aggregate and saves them in one
+transaction. A concurrent writer makes the save fail on the version key; the command is then
+decided again on the fresh game (or answered with ``CONFLICT`` when the client named the version
+it expected). Idempotency keys are recorded in the entries themselves, so a retried command
+finds its original result in the game it already changed.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain import table as tables
+from domain.contract import JSON, Rules
+from domain.engine import Step
+from domain.log import Entry
+from domain.registry import rules_for
+from service.app.errors import BadInput, Conflict, NotFound
+from service.store import GameTable, entry_of
+from service.store.database import Store
+
+MAX_RETRIES = 8
+
+Recorded = Entry  # a stored event, as read back from the log
+Listener = Callable[[str, int], None]
+
+
+class AlreadyDone(Exception):
+    """The command's idempotency key is already in the game: answer with what it did."""
+
+    game: GameTable
+
+
+class Tables:
+    """Loading, deciding on and saving game tables, over one ``Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._listeners: list[Listener] = []
+        self._game_locks = [threading.Lock() for _ in range(64)]
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(game_id, version)`` is called after each successful save."""
+        self._listeners.append(listener)
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> GameTable:
+        """The current game, as a private copy that later events cannot change under a reader."""
+        try:
+            game: Any = self._copy_of(uuid.UUID(str(game_id)))
+        except (AggregateNotFoundError, ValueError):
+            raise missing(game_id) from None
+        if not isinstance(game, GameTable):
+            raise missing(game_id)
+        return game
+
+    def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Recorded]:
+        """Stored events after version ``after`` (one query; the game is not loaded)."""
+        try:
+            ident = uuid.UUID(str(game_id))
+        except ValueError:
+            raise missing(game_id) from None
+        stored = list(self.store.events.get(ident, gt=after, limit=limit))
+        if (not stored and after == 0) or not all(
+            isinstance(e, GameTable.Opened | GameTable.Recorded) for e in stored
+        ):  # the id of a player, say, is not the id of a game
+            raise missing(game_id)
+        return [entry_of(e) for e in stored]
+
+    def span(self, game_id: str, first: int, last: int) -> list[Recorded]:
+        """The stored events from version ``first`` to ``last``."""
+        return self.events(game_id, after=first - 1, limit=last - first + 1)
+
+    def at_version(self, game_id: str, version: int) -> GameTable:
+        game = self.get(game_id)
+        if not 1 <= version <= game.version:
+            raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
+        past: GameTable = self.store.repository.get(game.id, version=version)
+        return past
+
+    def past(self, game: GameTable, version: int) -> GameTable:
+        """``game`` as it was at ``version`` (which the caller knows to exist)."""
+        past: GameTable = self.store.repository.get(game.id, version=version)
+        return past
+
+    # -- writes -------------------------------------------------------------------------------
+
+    def command(
+        self, game_id: str, decide: Callable[[GameTable], None]
+    ) -> tuple[GameTable, list[Entry]]:
+        """Load, decide, save (the shape of every command). ``decide`` records the entries on
+        the game or raises; when another writer saved first, the command is decided again on
+        the fresh game (whose own checks tell a real conflict from a harmless one)."""
+        for _ in range(MAX_RETRIES):
+            game = self.get(game_id)
+            try:
+                decide(game)
+            except AlreadyDone as done:
+                done.game = game
+                raise
+            saved = self._try_save(game)
+            if saved is not None:
+                return game, saved
+        raise Conflict("The game changed too often while deciding; try again.")
+
+    def save_new(self, game: GameTable) -> None:
+        """Store a table made by a command that creates one, and tell the subscribers."""
+        self.store.save(game)
+        self._saved(game)
+
+    def _try_save(self, game: GameTable) -> list[Recorded] | None:
+        """The saved events, or ``None`` when another writer got there first."""
+        try:
+            recordings = self.store.save(game)
+        except IntegrityError:
+            return None
+        self._saved(game)
+        return [entry_of(r.domain_event) for r in recordings]
+
+    def _saved(self, game: GameTable) -> None:
+        for listener in self._listeners:
+            listener(str(game.id), game.version)
+
+    def _copy_of(self, ident: uuid.UUID) -> Any:
+        """A private copy of the cached aggregate. The cache fast-forwards its aggregate in
+        place, and the library copies it after releasing its own lock: both happen here under
+        one lock per game, so no copy is taken half-way through a fast-forward."""
+        with self._game_locks[ident.int % len(self._game_locks)]:
+            return self.store.repository.get(ident)
+
+
+def missing(game_id: str) -> NotFound:
+    return NotFound(f"There is no game with id {game_id!r}.")
+
+
+def record_steps(
+    game: GameTable,
+    steps: Sequence[Step],
+    seat: int,
+    action: JSON,
+    actor: str | None,
+    command: str,
+) -> None:
+    """Record one decided action: the action itself is kept on its first entry (for audits)."""
+    for number, step in enumerate(steps):
+        game.record(
+            step.event,
+            automatic=step.automatic,
+            by_seat=seat,
+            command=command,
+            action=action if number == 0 else None,
+            actor=actor,
+        )
+
+
+def finish_if_over(game: GameTable, rules: Rules[Any]) -> None:
+    """Record the end of the game once the rules give its outcome."""
+    table = game.table
+    if table.status == tables.ACTIVE and table.game is not None:
+        outcome = rules.outcome(table.game)
+        if outcome is not None:
+            game.record(tables.finished(outcome))
+
+
+def replay_table(entries: Sequence[Entry]) -> tables.Table:
+    """The table rebuilt from its stored entries alone (for checks and audits)."""
+    table = tables.start(entries[0])
+    rules = rules_for(table.kind)
+    for entry in entries[1:]:
+        table = tables.evolve(table, entry, rules)
+    return table
