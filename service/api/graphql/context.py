@@ -8,24 +8,21 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import strawberry
+
 from service.api.hub import Hub
-from service.app.breaker import Breaker
+from service.app.application import Application
+from service.app.caller import Caller
 from service.app.errors import PapyrusError
-from service.app.games import Caller, Games
-from service.app.timeline import Timeline
-from service.readmodels import ReadModels
 
 T = TypeVar("T")
 
 
 @dataclass
 class Context:
-    games: Games
-    timeline: Timeline
+    app: Application
     hub: Hub
-    readmodels: ReadModels
     executor: Executor
-    breaker: Breaker
     authorization: str | None = None
     _caller: Caller | None = None
     connection_params: dict[str, Any] | None = None
@@ -42,7 +39,7 @@ class Context:
             if authorization is None and isinstance(params, dict):
                 value = params.get("authorization") or params.get("Authorization")
                 authorization = value if isinstance(value, str) else None
-            self._caller = self.games.authenticate(authorization)
+            self._caller = self.app.accounts.authenticate(authorization)
         return self._caller
 
     def check_caller(self) -> PapyrusError | None:
@@ -55,4 +52,7 @@ class Context:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking store work (the library is synchronous) on the sized executor."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, lambda: self.breaker.call(fn, *args))
+        return await loop.run_in_executor(self.executor, lambda: self.app.breaker.call(fn, *args))
+
+
+Info = strawberry.Info[Context, None]

@@ -1,4 +1,4 @@
-"""GraphQL types of the read models (issue #7): summaries, the lobby, profiles, ratings, stats."""
+"""GraphQL types of the read models: summaries, the lobby, profiles, ratings, stats."""
 
 from __future__ import annotations
 

@@ -1,0 +1,253 @@
+"""The ``Game`` type: a game as the caller may see it, with its log, replays and undo status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from strawberry.scalars import JSON
+
+from domain import table as tables
+from domain import undo
+from service.api.graphql.context import Context
+from service.api.graphql.gameviews import GameView, typed_view
+from service.api.graphql.types import (
+    ForkSource,
+    GameEvent,
+    GameEventConnection,
+    GameEventEdge,
+    GameKind,
+    GameResult,
+    GameStatus,
+    PageInfo,
+    Player,
+    ReplayStep,
+    Seat,
+    UndoRequest,
+    UndoStatus,
+    decode_cursor,
+    encode_cursor,
+    page_size,
+)
+from service.app import views
+from service.app.caller import Caller
+from service.app.errors import BadInput
+from service.app.tables import GameTable
+
+Info = strawberry.Info[Context, None]
+
+
+def game_of(info: Info, game: object) -> Game:
+    return Game(_game=game, _caller=info.context.caller)  # type: ignore[arg-type]
+
+
+@strawberry.type
+class Game:
+    _game: strawberry.Private[GameTable]
+    _caller: strawberry.Private[Caller]
+
+    @property
+    def _table(self) -> tables.Table:
+        return self._game.table
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(str(self._game.id))
+
+    @strawberry.field
+    def kind(self) -> GameKind:
+        return GameKind(self._table.kind)
+
+    @strawberry.field
+    def status(self) -> GameStatus:
+        return GameStatus(self._table.status)
+
+    @strawberry.field
+    def options(self) -> JSON:
+        return JSON(self._table.options)
+
+    @strawberry.field(description="Number of the last event.")
+    def version(self) -> int:
+        return int(self._game.version)
+
+    @strawberry.field(description="Undo is allowed at this table (false: ranked play).")
+    def undo_allowed(self) -> bool:
+        return self._table.undo_allowed
+
+    @strawberry.field(description="The secret seed, revealed once the game is over (else null).")
+    def seed(self) -> str | None:
+        return self._table.seed if views.is_revealed(self._table) else None
+
+    @strawberry.field(description="Commitment (SHA-256) to the secret seed of the game.")
+    def seed_commitment(self) -> str:
+        return self._table.seed_commitment
+
+    @strawberry.field
+    def rules_version(self) -> str:
+        return self._table.rules_version
+
+    @strawberry.field
+    def created_at(self) -> datetime:
+        return self._game.created_on
+
+    @strawberry.field
+    def updated_at(self) -> datetime:
+        return self._game.modified_on
+
+    @strawberry.field
+    def seats(self) -> list[Seat]:
+        return [
+            Seat(
+                seat=s["seat"],
+                player=Player(id=strawberry.ID(s["player_id"]), name=s["name"])
+                if s["player_id"]
+                else None,
+                is_bot=s["is_bot"],
+                strategy=s["strategy"],
+            )
+            for s in views.seat_list(self._table)
+        ]
+
+    @strawberry.field(description="The caller's seat; null for spectators.")
+    def my_seat(self) -> int | None:
+        return views.my_seat(self._table, self._caller)
+
+    @strawberry.field(description="Who must act now.")
+    def active_seats(self) -> list[int]:
+        return views.active_seats(self._table)
+
+    @strawberry.field(description="The game state as the caller may see it.")
+    def state(self) -> JSON:
+        return JSON(views.state(self._table, self._caller))
+
+    @strawberry.field(
+        description="The caller's view as typed GraphQL (the same information as `state`); "
+        "null before the game starts."
+    )
+    def view(self) -> GameView | None:
+        shown = views.state(self._table, self._caller)
+        return typed_view(self._table.kind, shown) if shown else None
+
+    @strawberry.field(description="Exactly the actions `act` accepts from the caller now.")
+    def legal_actions(self) -> list[JSON]:
+        return [JSON(a) for a in views.legal_actions(self._table, self._caller)]
+
+    @strawberry.field(description="The public score track, by seat.")
+    def scores(self) -> list[int]:
+        return views.scores(self._table)
+
+    @strawberry.field
+    def result(self) -> GameResult | None:
+        shown = views.result(self._table)
+        return GameResult(**shown) if shown else None
+
+    @strawberry.field(description="The audit log, as the caller may see it.")
+    async def events(
+        self,
+        info: strawberry.Info[Context, None],
+        first: int | None = None,
+        after: str | None = None,
+    ) -> GameEventConnection:
+        limit = page_size(first, default=100)
+        start = decode_cursor("event", after) or 0
+        records = await info.context.run(
+            info.context.app.tables.events, str(self._game.id), start, limit + 1
+        )
+        shown = [views.event(self._table, r, self._caller) for r in records[:limit]]
+        nodes = [GameEvent.of(s) for s in shown]
+        edges = [GameEventEdge(cursor=encode_cursor("event", n.version), node=n) for n in nodes]
+        return GameEventConnection(
+            edges=edges,
+            nodes=nodes,
+            page_info=PageInfo(
+                has_next_page=len(records) > limit,
+                end_cursor=edges[-1].cursor if edges else after,
+            ),
+            total_count=int(self._game.version),
+        )
+
+    @strawberry.field(description="Whether the caller may take back its last action now, and why.")
+    def can_undo(self) -> UndoStatus:
+        seat = views.my_seat(self._table, self._caller)
+        verdict = undo.can_undo(self._table, seat)
+        target = undo.last_own_start(self._table, seat) if seat is not None else None
+        return UndoStatus(
+            allowed=verdict.allowed,
+            immediate=verdict.immediate,
+            to_version=target if verdict.allowed else None,
+            reason=verdict.reason,
+        )
+
+    @strawberry.field(description="A pending request to take actions back.")
+    def undo_request(self) -> UndoRequest | None:
+        request = self._table.undo_request
+        if request is None:
+            return None
+        return UndoRequest(
+            version=request.version,
+            seat=request.seat,
+            to_version=request.to_version,
+            waiting=list(request.waiting),
+        )
+
+    @strawberry.field(description="The game this sandbox was forked from.")
+    def forked_from(self) -> ForkSource | None:
+        source = self._table.forked_from
+        if source is None:
+            return None
+        return ForkSource(
+            game_id=strawberry.ID(source["game_id"]),
+            version=source["version"],
+            seats=source.get("seats"),
+        )
+
+    @strawberry.field(
+        description="Replay: events after `after` with the state right after each, as the "
+        "caller may see it (everything once the game is over)."
+    )
+    async def replay(
+        self, info: strawberry.Info[Context, None], after: int = 0, first: int | None = None
+    ) -> list[ReplayStep]:
+        limit = page_size(first, default=100)
+        if after < 0:
+            raise BadInput("after must not be negative.")
+        revealed = views.is_revealed(self._table)
+        caller = self._caller
+        current = self._table
+
+        def steps() -> list[ReplayStep]:
+            return [
+                ReplayStep(
+                    event=GameEvent.of(views.event(current, entry, caller)),
+                    state=JSON(views.state(table, caller, revealed=revealed)),
+                )
+                for table, entry in info.context.app.audit.replay(str(self._game.id), after, limit)
+            ]
+
+        return await info.context.run(steps)
+
+    @strawberry.field(description="Replay: the state right after event `version`.")
+    async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:
+        tables = info.context.app.tables
+        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        # Time travel shows what was visible then; once the game is over everything is public.
+        return JSON(views.state(past.table, self._caller, revealed=views.is_revealed(self._table)))
+
+
+@strawberry.type
+class GameEdge:
+    cursor: str
+    node: Game
+
+
+@strawberry.type
+class GameConnection:
+    edges: list[GameEdge]
+    nodes: list[Game]
+    page_info: PageInfo
+
+
+@strawberry.type
+class ActResult:
+    game: Game
+    events: list[GameEvent]
