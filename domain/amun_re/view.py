@@ -1,7 +1,8 @@
 """What one seat (or a spectator) may see: ``view`` and ``view_event`` (§17, R7.9), written as
 allow-lists: every key below is named on purpose, nothing is copied from the state wholesale.
 
-``view(state, seat, full)`` returns::
+``view(state, seat, full)`` returns (declared key by key, with types, in ``view_shape``; the
+typed GraphQL view is derived from that declaration)::
 
     {"game": "amun_re", "viewer": seat | None, "round": 1-6 (0 before), "kingdom": 1 | 2,
      "phase": "auction" | "resolution" | "market" | "offering" | "gifts" | "harvest"

@@ -3,7 +3,8 @@
 ``view(state, seat, full)`` names every public item (§14 "Public, among others") and nothing else;
 hidden items are added only where §14 allows: the face-down pair to the player deciding
 ``market_keep``, and with ``full=True`` (after the game) the draw pile, the round stack and the
-removed round card. Shape::
+removed round card. Shape (declared key by key, with types, in ``view_shape``; the typed GraphQL
+view is derived from that declaration)::
 
     {"game": "imhotep", "round": 1..6, "rounds": 6, "viewer": seat | None,
      "current_player": seat, "start_player": seat, "options": {sides, wrath_of_the_pharaoh},

@@ -1,124 +1,54 @@
 """Typed GraphQL views of the games: ``GameView`` = ``ImhotepState | AmunReState``.
 
+The types are not written here: they are derived (``derivation``) from the shapes the domain
+declares for its JSON views (``domain/imhotep/view_shape.py``, ``domain/amun_re/view_shape.py``),
+so the typed view and the JSON view cannot differ by a key.
+
 ``typed_view(kind, view)`` turns the JSON view of ``rules_for(kind).view(state, seat, full)``
 (what ``Game.state`` serves) into the typed object. It copies the view and adds nothing: secrecy
-is decided by the JSON view alone; a key the view leaves out is a null field.
+is decided by the JSON view alone; a key the view leaves out is a null field. A view that does not
+match its shape raises ``ViewShapeError``. Every derived type can be imported from here by name
+(``from service.api.graphql.gameviews import AmunRePlayer``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import strawberry
 
-from service.api.graphql.gameviews.amun_re import (
-    AmunReAuction,
-    AmunReAuctionCard,
-    AmunReCardCount,
-    AmunReCommitments,
-    AmunReFinal,
-    AmunReGifts,
-    AmunReGreenCard,
-    AmunReHarvest,
-    AmunReMarket,
-    AmunReOffer,
-    AmunReOfferingTile,
-    AmunReOptions,
-    AmunRePharaoh,
-    AmunRePlacement,
-    AmunRePlayer,
-    AmunReProvince,
-    AmunReProvinceBonus,
-    AmunReRevealedOffer,
-    AmunReScoringLine,
-    AmunReScribe,
-    AmunReSecret,
-    AmunReState,
-    AmunReStatueHolder,
-    AmunReStatuePlacement,
-    AmunReStatues,
-    AmunReTileCount,
-    AmunReYou,
-)
-from service.api.graphql.gameviews.imhotep import (
-    ImhotepBurialChamber,
-    ImhotepDocks,
-    ImhotepFinalScoring,
-    ImhotepHidden,
-    ImhotepMarket,
-    ImhotepObelisks,
-    ImhotepOptions,
-    ImhotepOutcome,
-    ImhotepPending,
-    ImhotepPlayer,
-    ImhotepPyramid,
-    ImhotepPyramidsSite,
-    ImhotepRoundCard,
-    ImhotepShip,
-    ImhotepSides,
-    ImhotepSites,
-    ImhotepState,
-    ImhotepTemple,
-)
+from domain.amun_re import view_shape as amun_re_shape
+from domain.imhotep import view_shape as imhotep_shape
+from service.api.graphql.gameviews.derivation import Derived, ViewShapeError, derive
 
-GameView = Annotated[ImhotepState | AmunReState, strawberry.union("GameView")]
+DERIVED: dict[str, Derived] = {
+    "imhotep": derive(imhotep_shape.VIEW),
+    "amun_re": derive(amun_re_shape.VIEW),
+}
+#: every derived type by its GraphQL name
+TYPES: dict[str, type] = {name: t for d in DERIVED.values() for name, t in d.by_name.items()}
+ImhotepState = DERIVED["imhotep"].root
+AmunReState = DERIVED["amun_re"].root
+
+if TYPE_CHECKING:
+    GameView: TypeAlias = Any
+else:
+    GameView = Annotated[ImhotepState | AmunReState, strawberry.union("GameView")]
 
 
-def typed_view(kind: str, view: dict[str, Any]) -> ImhotepState | AmunReState:
+def typed_view(kind: str, view: dict[str, Any]) -> Any:
     """The typed mirror of a game's JSON view; ``kind`` is "imhotep" or "amun_re"."""
-    if kind == "imhotep":
-        return ImhotepState.of(view)
-    if kind == "amun_re":
-        return AmunReState.of(view)
-    raise ValueError(f"no typed view for game kind {kind!r}")
+    derived = DERIVED.get(kind)
+    if derived is None:
+        raise ValueError(f"no typed view for game kind {kind!r}")
+    return derived.read(view)
 
 
-__all__ = [
-    "AmunReAuction",
-    "AmunReAuctionCard",
-    "AmunReCardCount",
-    "AmunReCommitments",
-    "AmunReFinal",
-    "AmunReGifts",
-    "AmunReGreenCard",
-    "AmunReHarvest",
-    "AmunReMarket",
-    "AmunReOffer",
-    "AmunReOfferingTile",
-    "AmunReOptions",
-    "AmunRePharaoh",
-    "AmunRePlacement",
-    "AmunRePlayer",
-    "AmunReProvince",
-    "AmunReProvinceBonus",
-    "AmunReRevealedOffer",
-    "AmunReScoringLine",
-    "AmunReScribe",
-    "AmunReSecret",
-    "AmunReState",
-    "AmunReStatueHolder",
-    "AmunReStatuePlacement",
-    "AmunReStatues",
-    "AmunReTileCount",
-    "AmunReYou",
-    "GameView",
-    "ImhotepBurialChamber",
-    "ImhotepDocks",
-    "ImhotepFinalScoring",
-    "ImhotepHidden",
-    "ImhotepMarket",
-    "ImhotepObelisks",
-    "ImhotepOptions",
-    "ImhotepOutcome",
-    "ImhotepPending",
-    "ImhotepPlayer",
-    "ImhotepPyramid",
-    "ImhotepPyramidsSite",
-    "ImhotepRoundCard",
-    "ImhotepShip",
-    "ImhotepSides",
-    "ImhotepSites",
-    "ImhotepState",
-    "ImhotepTemple",
-    "typed_view",
-]
+def __getattr__(name: str) -> type:
+    try:
+        return TYPES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+__all__ = ["TYPES", "AmunReState", "GameView", "ImhotepState", "ViewShapeError", "typed_view"]
