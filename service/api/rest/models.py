@@ -1,0 +1,321 @@
+"""The REST bodies as pydantic models: what requests carry and what responses show.
+
+FastAPI validates requests with these and writes the OpenAPI document from them, so the two
+cannot drift. JSON members are camelCase (``alias_generator``). Response models built by the
+presenters forbid undeclared members: a presenter that adds one without declaring it here fails
+(the tests see it) instead of losing it silently.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
+
+from service.api.rest.params import (
+    JsonObject,
+    Kind,
+    KindName,
+    MaybeCount,
+    Seats,
+    StatusName,
+    Version,
+)
+from service.app.errors import HTTP_STATUS
+
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+
+
+class Camel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, validate_by_name=True)
+
+
+class Shown(Camel):
+    """A response object built by a presenter here: every member is declared."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Unreadable:
+    """A request body that could not be read as JSON: validation refuses it with ``message``."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Unreadable({self.message!r})"
+
+
+class Body(Camel):
+    """A request body. ``refusals`` say what a field's first error means, in a sentence."""
+
+    refusals: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def worded(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # FastAPI validates from attributes too: anything but an object must be refused here
+        if isinstance(data, Unreadable):
+            raise PydanticCustomError("sentence", data.message)
+        if not isinstance(data, dict):
+            raise PydanticCustomError("sentence", "The request body must be a JSON object.")
+        try:
+            return handler(data)
+        except ValidationError as refused:
+            loc = refused.errors()[0]["loc"]
+            if loc and loc[0] in cls.refusals:
+                raise PydanticCustomError("sentence", cls.refusals[str(loc[0])]) from None
+            raise
+
+
+# -- requests ----------------------------------------------------------------------------------
+
+
+class RegisterPlayer(Body):
+    refusals: ClassVar[dict[str, str]] = {"name": 'Send {"name": "..."}.'}
+    # 40 characters once the application has collapsed the whitespace (so checked there)
+    name: str = Field(json_schema_extra={"maxLength": 40})
+
+
+class CreateGame(Body):
+    refusals: ClassVar[dict[str, str]] = {"kind": 'kind must be "IMHOTEP" or "AMUN_RE".'}
+    kind: Kind
+    seats: Seats
+    options: JsonObject | None = Field(None, description="Table options (each game's spec).")
+    seed: str | None = Field(None, description="Makes the game deterministic; never shown.")
+
+
+class JoinGame(Body):
+    seat: MaybeCount = Field(None, description="The first free seat if none is given.")
+
+
+class AddBot(Body):
+    seat: MaybeCount = Field(None, description="The first free seat if none is given.")
+    strategy: str | None = Field(None, description='The bot\'s strategy, e.g. "random".')
+
+
+class AbandonGame(Body):
+    reason: str | None = None
+
+
+class Act(Body):
+    refusals: ClassVar[dict[str, str]] = {
+        "action": 'Send {"action": {"type": ...}, "expectedVersion": N}.'
+    }
+    action: JsonObject = Field(
+        description='{"type": "snake_case_name", ...parameters}: one of `legalActions`.',
+        json_schema_extra={"required": ["type"]},
+    )
+    expected_version: MaybeCount = Field(
+        None, description="CONFLICT unless the game is at this version."
+    )
+
+
+class RequestUndo(Body):
+    to_version: MaybeCount = Field(None, description="Default: before your last action.")
+
+
+class AnswerUndo(Body):
+    refusals: ClassVar[dict[str, str]] = {"accept": 'Send {"accept": true} or {"accept": false}.'}
+    accept: StrictBool
+
+
+class ForkGame(Body):
+    at_version: Version
+
+
+# -- responses ---------------------------------------------------------------------------------
+
+ErrorCode = Annotated[str, Field(json_schema_extra={"enum": list(HTTP_STATUS)})]
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem with a stable ``code`` (API.md "Errors")."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: ErrorCode
+    rule: str | SkipJsonSchema[None] = Field(None, description="The rule an illegal action breaks.")
+
+
+class Player(Shown):
+    id: str
+    name: str
+
+
+class PlayerSession(Shown):
+    player: Player
+    token: str = Field(description="Shown once: send it as `Authorization: Bearer <token>`.")
+
+
+class Seat(Shown):
+    seat: int
+    player: Player | None
+    is_bot: bool
+    strategy: str | None
+
+
+class GameResult(Shown):
+    scores: list[int]
+    winners: list[int]
+    ranks: list[int]
+
+
+class ForkSource(Shown):
+    """The game a sandbox was forked from; ``seats`` are the seats whose view a fork of an
+    unfinished game was dealt from (null for the fork of a finished game, which replays it)."""
+
+    game_id: str
+    version: int
+    seats: list[int] | None
+
+
+class Game(Shown):
+    id: str
+    kind: KindName
+    status: StatusName
+    options: JsonObject
+    version: int
+    seed_commitment: str
+    rules_version: str
+    seats: list[Seat]
+    my_seat: int | None
+    active_seats: list[int]
+    state: JsonObject
+    legal_actions: list[JsonObject]
+    scores: list[int]
+    result: GameResult | None
+    forked_from: ForkSource | None
+    created_at: Timestamp
+    updated_at: Timestamp
+
+
+class GameEvent(Shown):
+    version: int
+    at: Timestamp
+    seat: int | None
+    type: str
+    data: JsonObject
+    automatic: bool
+    by_seat: int | None
+    undone: bool
+    hash: str
+
+
+class GamePage(Shown):
+    items: list[Game]
+    next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
+
+
+class ActResult(Shown):
+    game: Game
+    events: list[GameEvent]
+
+
+class EventPage(Shown):
+    items: list[GameEvent]
+    next_after: int | None = Field(description="Send it as `after` for the next page.")
+
+
+class ReplayStep(Shown):
+    event: GameEvent
+    state: JsonObject
+
+
+class ReplayPage(Shown):
+    items: list[ReplayStep]
+
+
+class Verification(Shown):
+    ok: bool
+    checked_events: int
+    bad_version: int | None
+    reason: str | None
+
+
+class SummarySeat(Shown):
+    seat: int
+    player_id: str | None
+    name: str | None
+    is_bot: bool
+
+
+class GameSummary(Shown):
+    game_id: str
+    kind: KindName
+    status: StatusName
+    options: JsonObject
+    seats: list[SummarySeat]
+    free_seats: int
+    active_seats: list[int]
+    scores: list[int]
+    winners: list[int] | None
+    version: int
+    created_at: Timestamp
+    last_activity: Timestamp
+
+
+class SummaryPage(Shown):
+    items: list[GameSummary]
+    next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
+
+
+class Profile(Shown):
+    player_id: str
+    name: str
+    games_played: int
+    games_won: int
+    average_score: float
+    by_kind: dict[str, JsonObject]
+    recent_games: list[JsonObject]
+
+
+class Rating(BaseModel):
+    """A leaderboard line (snake_case members, as the read model has them)."""
+
+    model_config = ConfigDict(extra="forbid")
+    rank: int
+    player_id: str
+    name: str
+    rating: float
+    games: int
+    wins: int
+    peak: float
+
+
+class Leaderboard(Shown):
+    items: list[Rating]
+
+
+class ScoringSource(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    source: str
+    points: int
+    average_per_game: float
+
+
+class Statistics(BaseModel):
+    """Points by scoring source, as the read model has them (snake_case members)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    games: int
+    sources: list[ScoringSource]
+
+
+class ReadModelStatus(Shown):
+    store_position: int = Field(description="The last notification the event store holds.")
+    read_models: dict[str, int] = Field(description="How far each read model has applied it.")

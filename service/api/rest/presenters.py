@@ -1,0 +1,116 @@
+"""What the REST responses show of games, events and summaries (shapes: ``models``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.app import views
+
+#: who is asking (``service.app``'s ``Caller``); typed loosely so that the REST layer does not
+#: depend on where the application keeps it
+Caller = Any
+
+
+def present_game(game: Any, caller: Caller) -> dict[str, Any]:
+    table = game.table
+    return {
+        "id": str(game.id),
+        "kind": table.kind.upper(),
+        "status": table.status,
+        "options": table.options,
+        "version": game.version,
+        "seedCommitment": table.seed_commitment,
+        "rulesVersion": table.rules_version,
+        "seats": [
+            {
+                "seat": s["seat"],
+                "player": {"id": s["player_id"], "name": s["name"]} if s["player_id"] else None,
+                "isBot": s["is_bot"],
+                "strategy": s["strategy"],
+            }
+            for s in views.seat_list(table)
+        ],
+        "mySeat": views.my_seat(table, caller),
+        "activeSeats": views.active_seats(table),
+        "state": views.state(table, caller),
+        "legalActions": views.legal_actions(table, caller),
+        "scores": views.scores(table),
+        "result": views.result(table),
+        "forkedFrom": fork_source(table.forked_from),
+        "createdAt": game.created_on.isoformat(),
+        "updatedAt": game.modified_on.isoformat(),
+    }
+
+
+def fork_source(source: dict[str, Any] | None) -> dict[str, Any] | None:
+    if source is None:
+        return None
+    return {"gameId": source["game_id"], "version": source["version"], "seats": source.get("seats")}
+
+
+def present_event(shown: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "version": shown["version"],
+        "at": shown["at"].isoformat(),
+        "seat": shown["seat"],
+        "type": shown["type"],
+        "data": shown["data"],
+        "automatic": shown["automatic"],
+        "bySeat": shown["by_seat"],
+        "undone": shown["undone"],
+        "hash": shown["hash"],
+    }
+
+
+def present_events(table: Any, records: list[Any], caller: Caller) -> list[dict[str, Any]]:
+    return [present_event(views.event(table, r, caller)) for r in records]
+
+
+def present_summary(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "gameId": row["game_id"],
+        "kind": row["kind"].upper(),
+        "status": row["status"],
+        "options": row["options"],
+        "seats": [
+            {
+                "seat": p["seat"],
+                "playerId": p["player_id"],
+                "name": p["name"],
+                "isBot": bool(p["bot"]),
+            }
+            for p in row["players"]
+        ],
+        "freeSeats": row["free_seats"],
+        "activeSeats": row["active_seats"],
+        "scores": row["scores"],
+        "winners": row["winners"],
+        "version": row["version"],
+        "createdAt": row["created_at"],
+        "lastActivity": row["updated_at"],
+    }
+
+
+def present_profile(row: dict[str, Any]) -> dict[str, Any]:
+    played = row["games_played"]
+    return {
+        "playerId": row["player_id"],
+        "name": row["name"],
+        "gamesPlayed": played,
+        "gamesWon": row["games_won"],
+        "averageScore": row["total_score"] / played if played else 0.0,
+        "byKind": row["by_kind"],
+        "recentGames": row["recent"],
+    }
+
+
+RATING_MEMBERS = ("player_id", "name", "rating", "games", "wins", "peak")
+
+
+def present_ratings(rows: list[dict[str, Any]], offset: int) -> dict[str, Any]:
+    return {
+        "items": [
+            {"rank": offset + n + 1, **{k: r[k] for k in RATING_MEMBERS}}
+            for n, r in enumerate(rows)
+        ]
+    }

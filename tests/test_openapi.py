@@ -1,0 +1,166 @@
+"""The REST API's OpenAPI document is generated from its declarations (FastAPI + pydantic).
+
+It is fetched from a real running server, checked against the OpenAPI 3.1 specification, must
+keep every path, method and component schema of the v1 surface (``fixtures/
+openapi_v1_surface.json``, recorded from the hand-written document it replaced) and must match
+the committed ``openapi.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+from service.api.rest import openapi_document
+from tests.client import Client
+
+ROOT = Path(__file__).parent.parent
+SURFACE = json.loads((Path(__file__).parent / "fixtures" / "openapi_v1_surface.json").read_text())
+REGENERATE = (
+    '.venv/bin/python -c "import json,service.api.rest as r; '
+    'print(json.dumps(r.openapi_document(), indent=2, sort_keys=True))" > openapi.json'
+)
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from tests.conftest import Server
+
+    folder = tmp_path_factory.mktemp("openapi")
+    with Server(f"sqlite:///{folder / 'papyrus.sqlite'}") as server:
+        response = Client(server.url).rest("GET", "/openapi.json")
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"].startswith("application/json")
+        yield response.json()
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method in METHODS
+    ]
+
+
+def test_the_served_document_is_valid_openapi_3_1(served: dict[str, Any]) -> None:
+    assert served["openapi"].startswith("3.1")
+    validate(served)
+
+
+def test_the_served_document_is_the_generated_one(served: dict[str, Any]) -> None:
+    assert served == openapi_document()
+
+
+def test_the_document_keeps_the_v1_surface(served: dict[str, Any]) -> None:
+    for path, methods in SURFACE["paths"].items():
+        assert path in served["paths"], path
+        assert {m.lower() for m in methods} <= set(served["paths"][path]), path
+    assert set(SURFACE["schemas"]) <= set(served["components"]["schemas"])
+    assert set(SURFACE["securitySchemes"]) <= set(served["components"]["securitySchemes"])
+    assert served["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}
+    assert served["servers"] == SURFACE["servers"]
+    assert served["security"] == [{}, {"bearer": []}]  # the token is optional: spectators
+
+
+def test_every_operation_has_an_operation_id_and_tags(served: dict[str, Any]) -> None:
+    ids = [operation.get("operationId") for _, _, operation in operations(served)]
+    assert all(ids) and len(ids) == len(set(ids)), ids
+    declared = {tag["name"] for tag in served["tags"]}
+    for path, method, operation in operations(served):
+        assert operation.get("tags") and set(operation["tags"]) <= declared, (path, method)
+    assert {
+        "registerPlayer",
+        "me",
+        "createGame",
+        "joinGame",
+        "addBot",
+        "act",
+        "game",
+        "games",
+    } <= set(ids)
+
+
+def test_failures_are_documented_as_problems(served: dict[str, Any]) -> None:
+    """No FastAPI default validation error shape: every failure is application/problem+json."""
+    assert not {"HTTPValidationError", "ValidationError"} & set(served["components"]["schemas"])
+    problem = {"schema": {"$ref": "#/components/schemas/Problem"}}
+    for path, _, operation in operations(served):
+        for status, response in operation["responses"].items():
+            if int(status) >= 400:
+                assert response["content"] == {"application/problem+json": problem}, (path, status)
+
+
+def test_the_committed_openapi_json_is_current() -> None:
+    committed = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
+    assert committed == openapi_document(), f"openapi.json is out of date: run {REGENERATE}"
+
+
+def test_the_document_is_deterministic() -> None:
+    first = json.dumps(openapi_document(), sort_keys=True)
+    assert json.dumps(openapi_document(), sort_keys=True) == first
+
+
+def test_fastapi_defaults_never_leak(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """Unknown paths, wrong methods and invalid parameters answer problems, not {"detail": ...};
+    the CDN-backed /docs and /redoc pages are off."""
+    client = Client(sqlite_server.url)
+    cases = {
+        ("GET", "/nowhere"): (404, "NOT_FOUND"),
+        ("GET", "/docs"): (404, "NOT_FOUND"),
+        ("GET", "/redoc"): (404, "NOT_FOUND"),
+        ("DELETE", "/games"): (405, "BAD_INPUT"),
+        ("GET", "/games?limit=500"): (422, "BAD_INPUT"),
+        ("GET", "/games/some-id/events?after=x"): (422, "BAD_INPUT"),
+    }
+    for (method, path), (status, code) in cases.items():
+        response = client.rest(method, path)
+        assert response.status_code == status, (path, response.text)
+        assert response.headers["content-type"].startswith("application/problem+json")
+        body = response.json()
+        assert set(body) == {"type", "title", "status", "detail", "code"}, body
+        assert (body["status"], body["code"]) == (status, code)
+    assert client.rest("GET", "/games?limit=500").json()["detail"] == (
+        "limit must be between 1 and 200, not 500."
+    )
+
+
+def test_bodies_are_read_as_leniently_as_ever(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """Any content type, an empty body is {}, and refusals say what was wrong."""
+    client = Client(sqlite_server.url)
+    registered = client.rest("POST", "/players", content=b'{"name": "Ana"}')
+    assert registered.status_code == 201, registered.text
+    client.token = registered.json()["token"]
+    refusals = {
+        b"": 'Send {"name": "..."}.',
+        b"[1]": "The request body must be a JSON object.",
+        b"{nope": "The request body is not valid JSON.",
+        b'{"name": 3}': 'Send {"name": "..."}.',
+    }
+    for raw, detail in refusals.items():
+        response = client.rest("POST", "/players", content=raw)
+        assert (response.status_code, response.json()["detail"]) == (422, detail), raw
+    bodies = {
+        '{"kind": "imhotep", "seats": 500}': "seats must be between 1 and 100, not 500.",
+        '{"kind": "chess", "seats": 2}': 'kind must be "IMHOTEP" or "AMUN_RE".',
+        '{"kind": "AMUN_RE"}': "seats is required.",
+        '{"kind": "AMUN_RE", "seats": true}': "seats must be an integer.",
+        '{"kind": "AMUN_RE", "seats": 2, "seed": 7}': "seed must be a string.",
+    }
+    for raw_body, detail in bodies.items():
+        response = client.rest("POST", "/games", content=raw_body.encode())
+        assert (response.status_code, response.json()["detail"]) == (422, detail), raw_body
+    created = client.rest("POST", "/games", content=b'{"kind": "amun_re", "seats": "3"}')
+    assert created.status_code == 201 and created.json()["kind"] == "AMUN_RE"
+    seats = f"/games/{created.json()['id']}/seats"
+    for raw in (b"{nope", b"null", b'"seat"'):  # an optional body is still refused when wrong
+        assert client.rest("POST", seats, content=raw).status_code == 422, raw
+    joined = client.rest("POST", seats)  # no body at all
+    assert joined.status_code == 200 and joined.json()["mySeat"] == 0
+    too_large = client.rest("POST", "/games/import", content=b" " * (9 * 2**20))
+    assert too_large.json()["detail"] == "The request body is too large."
