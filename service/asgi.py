@@ -27,10 +27,8 @@ from service.api.graphql.context import Context
 from service.api.graphql.errors import public_error
 from service.api.graphql.schema import schema
 from service.api.hub import Hub
-from service.api.rest import rest_routes
-from service.app.breaker import Breaker
-from service.app.games import Games
-from service.app.timeline import Timeline
+from service.api.rest import rest_app
+from service.app.application import Application
 from service.readmodels import ReadModels, Worker
 from service.settings import Settings
 from service.store.database import Database, open_store
@@ -53,18 +51,21 @@ class Runtime:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.database = Database(settings.database_url)
-        self.store = open_store(settings.database_url)
-        self.games = Games(self.store)
-        self.timeline = Timeline(self.games)
-        self.readmodels = ReadModels(self.store, self.database, active=settings.run_projections)
+        self.database = settings.database
+        self.store = open_store(self.database.url, self.database.options)
+        self.readmodels = ReadModels(
+            self.store,
+            self.database,
+            active=settings.run_projections,
+            batch=settings.projection_batch,
+        )
+        self.app = Application(self.store, self.readmodels)
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
-        self.games.subscribe(self.hub.notify)
+        self.app.subscribe(self.hub.notify)
         self.feed = Feed(self.store, self.database.is_postgres)
         self.feed.subscribe(self.on_event)
         self.executor = ThreadPoolExecutor(settings.workers, thread_name_prefix="papyrus")
-        self.breaker = Breaker()
 
     def on_event(self, game_id: str, version: int, kind: str) -> None:
         """Any process recorded an event: wake this process's subscribers and read models."""
@@ -81,12 +82,9 @@ class Runtime:
 
     def context(self, authorization: str | None = None, request: Any = None) -> Context:
         return Context(
-            games=self.games,
-            timeline=self.timeline,
+            app=self.app,
             hub=self.hub,
-            readmodels=self.readmodels,
             executor=self.executor,
-            breaker=self.breaker,
             authorization=authorization,
             request=request,
         )
@@ -171,7 +169,7 @@ async def readyz(request: Request) -> Response:
             asyncio.get_running_loop().run_in_executor(None, probe, runtime.database), 5.0
         )
     except Exception as failure:  # the store is what we check: any failure means not ready
-        runtime.breaker.trip()
+        runtime.app.breaker.trip()
         return JSONResponse(
             {"status": "unavailable", "code": "UNAVAILABLE", "detail": str(failure)[:200]},
             status_code=503,
@@ -229,7 +227,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/readyz", readyz),
         Route("/graphql", graphql, methods=["GET", "POST"]),
         WebSocketRoute("/graphql", graphql),
-        Mount("/api/v1", routes=rest_routes()),
+        Mount("/api/v1", app=rest_app(lambda: holder["runtime"])),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     return app

@@ -1,48 +1,47 @@
-"""The ``papyrus`` command: ``papyrus serve [--host] [--port] [--database-url]``."""
+"""The ``papyrus`` command: ``papyrus serve``, ``papyrus projections``, ``papyrus schema``
+(``--help`` on each lists its options; the settings are declared in ``service.settings``)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Mapping
 
-from service.store.database import DEFAULT_DATABASE_URL
+from service.settings import Settings
+from service.settings.reading import PROJECTIONS, SERVE
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """``environ``: where the settings' variables are read (the process environment by
+    default)."""
     parser = argparse.ArgumentParser(prog="papyrus", description="Papyrus game server")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the HTTP server (GraphQL, REST, websockets)")
-    serve.add_argument("--host", default=os.environ.get("PAPYRUS_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PAPYRUS_PORT", "8000")))
-    serve.add_argument(
-        "--database-url",
-        default=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
-        help="sqlite:///path/to/file.sqlite (default: ./papyrus.sqlite) or "
-        "postgresql://user:password@host:port/dbname; also read from DATABASE_URL",
+    serve = commands.add_parser(
+        "serve",
+        help="run the HTTP server (GraphQL, REST, websockets)",
+        description="Run the HTTP server (GraphQL, REST, websockets).",
     )
-    serve.add_argument("--log-level", default="info")
-    serve.add_argument(
-        "--no-projections",
-        action="store_true",
-        help="do not keep the read models current here (a `papyrus projections run` does)",
+    Settings.add_arguments(serve, SERVE)
+    projections = commands.add_parser(
+        "projections",
+        help="read models: rebuild, run, status",
+        description="Read models: rebuild (drop and recompute), run (keep them current until "
+        "interrupted), status (how far each has applied the log).",
     )
-    projections = commands.add_parser("projections", help="read models: rebuild, run, status")
     projections.add_argument("action", choices=["rebuild", "run", "status"])
     projections.add_argument(
         "--name",
         action="append",
         help="a read model (games, profiles, ratings, stats); repeat for several; default all",
     )
-    projections.add_argument(
-        "--database-url", default=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    )
+    Settings.add_arguments(projections, PROJECTIONS)
     export = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
     export.add_argument("--output", help="write to this file instead of standard output")
     args = parser.parse_args(argv)
 
     if args.command == "projections":
-        return run_projections(args.action, tuple(args.name or ()), args.database_url)
+        settings = Settings.from_arguments(args, projections, PROJECTIONS, environ)
+        return run_projections(args.action, tuple(args.name or ()), settings)
 
     if args.command == "schema":
         from service.api.graphql.schema import schema
@@ -56,32 +55,35 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.command == "serve":
+        settings = Settings.from_arguments(args, serve, SERVE, environ)
         import uvicorn
 
         from service.asgi import create_app
-        from service.settings import Settings
+        from service.store.database import masked
 
-        settings = Settings(database_url=args.database_url)
-        if args.no_projections:
-            settings = Settings(database_url=args.database_url, run_projections=False)
         app = create_app(settings)
-        print(f"Papyrus on http://{args.host}:{args.port}/graphql ({args.database_url})")
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+        print(
+            f"Papyrus on http://{settings.host}:{settings.port}/graphql "
+            f"({masked(settings.database_url)})"
+        )
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
         return 0
     return 2
 
 
-def run_projections(action: str, names: tuple[str, ...], database_url: str) -> int:
+def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> int:
     """``rebuild``: drop and recompute; ``run``: keep them current until interrupted."""
     import signal
     import threading
     import time
 
     from service.readmodels import ReadModels
-    from service.store.database import Database, open_store
+    from service.store.database import open_store
     from service.store.feed import Feed
 
-    models = ReadModels(open_store(database_url), Database(database_url))
+    database = settings.database
+    store = open_store(database.url, database.options)
+    models = ReadModels(store, database, batch=settings.projection_batch)
     unknown = [n for n in names if n not in models.projections]
     if unknown:
         print(
@@ -113,7 +115,7 @@ def run_projections(action: str, names: tuple[str, ...], database_url: str) -> i
             signal.signal(signal.SIGINT, interrupt)
             print(f"keeping {', '.join(names or tuple(models.projections))} current; Ctrl-C stops")
             wake = threading.Event()
-            feed = Feed(models.store, Database(database_url).is_postgres)
+            feed = Feed(models.store, database.is_postgres)
             feed.subscribe(lambda *_: wake.set())
             feed.start()
             try:

@@ -1,32 +1,287 @@
-"""Server settings, from the command line or the environment (``DATABASE_URL``)."""
+"""Every setting of the server, declared once: name, type, default, environment variable,
+command-line option and help text.
+
+``Settings()`` is the defaults alone (tests build it with keyword arguments);
+``Settings.from_environment(environ, argv)`` reads the environment and the command line once:
+the command line wins over the environment, the environment over the default. A value that
+does not parse or fails its check is a usage error (the message, and exit status 2). The
+``papyrus`` options are generated from these declarations (``add_arguments``), so
+``papyrus serve --help`` lists every setting with its variable and default.
+
+This is the only module that reads the environment: the values are passed down from here
+(``store_options``, ``database``, ``projection_batch``...); the lower layers never import it.
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
 
-from service.store.database import DEFAULT_DATABASE_URL
+from service.readmodels.models import BATCH
+from service.settings.reading import (
+    BOTH,
+    SERVE,
+    Spec,
+    are_words,
+    between,
+    boolean,
+    database_url,
+    for_argparse,
+    integer,
+    is_bool,
+    lowercase,
+    nonempty,
+    one_of,
+    read,
+    setting,
+    text,
+    usage_error,
+    words,
+)
+from service.store.database import Database, StoreOptions
+
+DEFAULT_DATABASE_URL = "sqlite:///papyrus.sqlite"
+#: uvicorn's log levels
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+_STORE = StoreOptions()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
-    database_url: str = field(
-        default_factory=lambda: os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    database_url: str = setting(
+        DEFAULT_DATABASE_URL,
+        env="DATABASE_URL",
+        flag="--database-url",
+        help="where the events and read models live: sqlite:///relative/path.sqlite, "
+        "sqlite:////absolute/path.sqlite or postgresql://user:password@host:5432/dbname "
+        "(postgres:// too)",
+        parse=text,
+        check=database_url,
+        commands=BOTH,
+        metavar="URL",
+    )
+    host: str = setting(
+        "127.0.0.1",
+        env="PAPYRUS_HOST",
+        flag="--host",
+        help="address to listen on",
+        parse=text,
+        check=nonempty,
+    )
+    port: int = setting(
+        8000,
+        env="PAPYRUS_PORT",
+        flag="--port",
+        help="port to listen on",
+        parse=integer,
+        check=between(1, 65535),
+    )
+    log_level: str = setting(
+        "info",
+        env="PAPYRUS_LOG_LEVEL",
+        flag="--log-level",
+        help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}",
+        parse=lowercase,
+        check=one_of(LOG_LEVELS),
+        metavar="LEVEL",
     )
     #: threads that run the synchronous event store work
-    workers: int = field(default_factory=lambda: int(os.environ.get("PAPYRUS_WORKERS", "16")))
+    workers: int = setting(
+        16,
+        env="PAPYRUS_WORKERS",
+        flag="--workers",
+        help="threads that run the (synchronous) event-store and read-model work",
+        parse=integer,
+        check=between(1),
+    )
     #: origins allowed to open cross-origin websockets (browsers on another host)
-    allowed_origins: tuple[str, ...] = field(
-        default_factory=lambda: tuple(
-            o for o in os.environ.get("PAPYRUS_ALLOWED_ORIGINS", "").split(",") if o
-        )
+    allowed_origins: tuple[str, ...] = setting(
+        (),
+        env="PAPYRUS_ALLOWED_ORIGINS",
+        flag="--allowed-origins",
+        help="comma-separated origins (https://play.example.com) whose pages may open "
+        "websockets to this server; * allows every origin",
+        parse=words,
+        check=are_words,
+        shown="none",
+        metavar="ORIGINS",
     )
     #: keep the read models current in this process (off when a ``papyrus projections run``
     #: process does it for every server)
-    run_projections: bool = field(
-        default_factory=lambda: os.environ.get("PAPYRUS_RUN_PROJECTIONS", "1") not in ("0", "no")
+    run_projections: bool = setting(
+        True,
+        env="PAPYRUS_RUN_PROJECTIONS",
+        flag="--projections",
+        help="keep the read models current in this process (--no-projections: a "
+        "`papyrus projections run` process does; the variable takes 1 or 0, yes or no)",
+        parse=boolean,
+        check=is_bool,
+        shown="1",
     )
     #: largest accepted request body, in bytes
-    max_body_bytes: int = 2 * 1024 * 1024
-    #: largest accepted exported game (importGame), in bytes
-    max_import_bytes: int = 8 * 1024 * 1024
+    max_body_bytes: int = setting(
+        2 * 1024 * 1024,
+        env="PAPYRUS_MAX_BODY_BYTES",
+        flag="--max-body-bytes",
+        help="largest accepted request body, in bytes",
+        parse=integer,
+        check=between(1),
+        shown="2097152 (2 MiB)",
+        metavar="BYTES",
+    )
+    #: largest accepted exported game (``POST /api/v1/games/import``), in bytes
+    max_import_bytes: int = setting(
+        8 * 1024 * 1024,
+        env="PAPYRUS_MAX_IMPORT_BYTES",
+        flag="--max-import-bytes",
+        help="largest accepted exported game on POST /api/v1/games/import, in bytes",
+        parse=integer,
+        check=between(1),
+        shown="8388608 (8 MiB)",
+        metavar="BYTES",
+    )
+    projection_batch: int = setting(
+        BATCH,
+        env="PAPYRUS_PROJECTION_BATCH",
+        flag="--projection-batch",
+        help="events applied to the read models per transaction",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+        metavar="EVENTS",
+    )
+    pool_size: int = setting(
+        _STORE.pool_size,
+        env="PAPYRUS_POOL_SIZE",
+        flag="--pool-size",
+        help="PostgreSQL connections of the event store per process (it may open 10 more "
+        "under load)",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+    )
+    connect_timeout: int = setting(
+        _STORE.connect_timeout,
+        env="PAPYRUS_CONNECT_TIMEOUT",
+        flag="--connect-timeout",
+        help="seconds to wait for a PostgreSQL connection",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    sqlite_lock_timeout: int = setting(
+        _STORE.sqlite_lock_timeout,
+        env="PAPYRUS_SQLITE_LOCK_TIMEOUT",
+        flag="--sqlite-lock-timeout",
+        help="seconds a writer waits for the SQLite file's write lock",
+        parse=integer,
+        check=between(0),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+
+    def __post_init__(self) -> None:
+        for name, spec in SPECS.items():
+            try:
+                spec.check(getattr(self, name))
+            except ValueError as problem:
+                raise ValueError(f"{name}: {problem}") from None
+
+    # -- what the lower layers take ------------------------------------------------------------
+
+    @property
+    def store_options(self) -> StoreOptions:
+        return StoreOptions(
+            pool_size=self.pool_size,
+            connect_timeout=self.connect_timeout,
+            sqlite_lock_timeout=self.sqlite_lock_timeout,
+        )
+
+    @property
+    def database(self) -> Database:
+        return Database(self.database_url, self.store_options)
+
+    # -- reading them ----------------------------------------------------------------------------
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser, command: str = SERVE) -> None:
+        """One option per setting that ``command`` takes, with its variable and default."""
+        group = parser.add_argument_group(
+            "settings",
+            "each option may be given by its environment variable instead; the option wins "
+            "over the variable, the variable over the default",
+        )
+        for name, spec in SPECS.items():
+            if command not in spec.commands:
+                continue
+            default = DEFAULTS[name]
+            shown = spec.shown if spec.shown is not None else str(default)
+            help_text = f"{spec.help} [env {spec.env}; default {shown}]".replace("%", "%%")
+            if isinstance(default, bool):
+                group.add_argument(
+                    spec.flag,
+                    dest=name,
+                    action=argparse.BooleanOptionalAction,
+                    default=argparse.SUPPRESS,
+                    help=help_text,
+                )
+            else:
+                group.add_argument(
+                    spec.flag,
+                    dest=name,
+                    type=for_argparse(spec),
+                    default=argparse.SUPPRESS,
+                    metavar=spec.metavar or name.upper(),
+                    help=help_text,
+                )
+
+    @classmethod
+    def from_arguments(
+        cls,
+        args: argparse.Namespace,
+        parser: argparse.ArgumentParser,
+        command: str = SERVE,
+        environ: Mapping[str, str] | None = None,
+    ) -> Settings:
+        """The settings ``command`` takes from ``args`` (parsed by a parser given
+        ``add_arguments``), else from ``environ`` (the process environment by default), else
+        their defaults; the others keep their defaults. A bad value: ``parser.error``."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name, spec in SPECS.items():
+            if command not in spec.commands:
+                continue
+            if hasattr(args, name):  # checked by its argparse type already
+                values[name] = getattr(args, name)
+                continue
+            raw = environ.get(spec.env, "")
+            if not raw.strip():  # unset or empty: the default
+                continue
+            try:
+                values[name] = read(spec, raw)
+            except ValueError as problem:
+                usage_error(parser, f"environment variable {spec.env}: {problem}")
+        try:
+            return cls(**values)
+        except ValueError as problem:  # a check across settings (none yet): still a usage error
+            usage_error(parser, str(problem))
+
+    @classmethod
+    def from_environment(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        argv: Sequence[str] = (),
+        command: str = SERVE,
+    ) -> Settings:
+        """Read the settings of ``papyrus <command>`` from ``environ`` and ``argv``."""
+        parser = argparse.ArgumentParser(prog=f"papyrus {command}")
+        cls.add_arguments(parser, command)
+        return cls.from_arguments(parser.parse_args(list(argv)), parser, command, environ)
+
+
+SPECS: dict[str, Spec] = {f.name: f.metadata["setting"] for f in fields(Settings)}
+DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Settings)}

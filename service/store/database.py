@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urlparse, urlsplit, urlunsplit
 
 from eventsourcing.application import Application
 
 
 class Store(Application):
-    """The event store application. Configure with ``env_for(database_url)``."""
+    """The event store application, configured with ``Database.env()`` (see ``open_store``)."""
 
     name = "papyrus"
     env: ClassVar[dict[str, str]] = {
@@ -24,11 +23,57 @@ class Store(Application):
     }
 
 
+#: what a database URL may start with
+SCHEMES = ("sqlite://", "postgresql://", "postgres://")
+
+
+@dataclass(frozen=True)
+class StoreOptions:
+    """How the store talks to its database (``papyrus serve --help`` lists where they come
+    from; these defaults serve tests and scripts)."""
+
+    #: PostgreSQL connections of the event store per process (it may open 10 more under load)
+    pool_size: int = 10
+    #: seconds to wait for a PostgreSQL connection
+    connect_timeout: int = 3
+    #: seconds a writer waits for the SQLite file's write lock
+    sqlite_lock_timeout: int = 30
+
+
+def check_url(url: str) -> None:
+    """Refuse a URL that is neither SQLite nor PostgreSQL (it would become a file name)."""
+    if not url.startswith(SCHEMES):
+        scheme = url.split("://", 1)[0] if "://" in url else None
+        what = f"unknown database URL scheme {scheme!r}" if scheme else "not a database URL"
+        raise ValueError(
+            f"{what} ({masked(url)}): use sqlite:///path/to/file.sqlite or "
+            "postgresql://user:password@host:port/dbname"
+        )
+
+
+def masked(url: str) -> str:
+    """The URL with its password replaced by ``***`` (for logs and banners)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not parseable as a URL (a bad port...): show only the scheme
+        return url.split("://", 1)[0] + "://***" if "://" in url else "***"
+    if not password:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
 @dataclass(frozen=True)
 class Database:
     """Where the events live: ``sqlite`` with a file path, or ``postgres`` with its parameters."""
 
     url: str
+    options: StoreOptions = field(default_factory=StoreOptions)
+
+    def __post_init__(self) -> None:
+        check_url(self.url)
 
     @property
     def is_postgres(self) -> bool:
@@ -44,9 +89,9 @@ class Database:
                 "POSTGRES_PORT": str(parts.port or 5432),
                 "POSTGRES_USER": unquote(parts.username or "postgres"),
                 "POSTGRES_PASSWORD": unquote(parts.password or ""),
-                "POSTGRES_POOL_SIZE": os.environ.get("PAPYRUS_POOL_SIZE", "10"),
+                "POSTGRES_POOL_SIZE": str(self.options.pool_size),
                 "POSTGRES_MAX_OVERFLOW": "10",
-                "POSTGRES_CONNECT_TIMEOUT": os.environ.get("PAPYRUS_CONNECT_TIMEOUT", "3"),
+                "POSTGRES_CONNECT_TIMEOUT": str(self.options.connect_timeout),
                 "POSTGRES_LOCK_TIMEOUT": "5",
                 "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
                 "POSTGRES_PRE_PING": "y",
@@ -55,7 +100,7 @@ class Database:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": self.sqlite_path,
             # one writer at a time on a SQLite file: wait for it rather than fail
-            "SQLITE_LOCK_TIMEOUT": os.environ.get("PAPYRUS_SQLITE_LOCK_TIMEOUT", "30"),
+            "SQLITE_LOCK_TIMEOUT": str(self.options.sqlite_lock_timeout),
         }
 
     @property
@@ -64,9 +109,6 @@ class Database:
         if path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return path
-
-
-DEFAULT_DATABASE_URL = "sqlite:///papyrus.sqlite"
 
 
 #: PostgreSQL advisory lock held while tables are created (two replicas starting together on an
@@ -89,7 +131,8 @@ def schema_lock(database: Database) -> Iterator[None]:
             connection.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
 
-def open_store(database_url: str) -> Store:
-    database = Database(database_url)
+def open_store(database_url: str, options: StoreOptions | None = None) -> Store:
+    """The event store on ``database_url`` (its tables created if missing)."""
+    database = Database(database_url, options or StoreOptions())
     with schema_lock(database):
         return Store(env=database.env())

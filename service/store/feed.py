@@ -1,5 +1,5 @@
 """Follows the store's notification log and tells this process about every new game event,
-whichever process recorded it (issue #7, live updates on one process or many).
+whichever process recorded it (live updates, with one server process or many).
 
 On PostgreSQL it uses the library's subscription (LISTEN/NOTIFY, one per process); on SQLite it
 polls the notification log. Listeners get ``(game_id, version, type)``; they must be quick

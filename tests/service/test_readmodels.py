@@ -1,4 +1,4 @@
-"""Issue #7: each read model on SQLite and PostgreSQL, rebuild equals incremental, a killed
+"""Read models: each read model on SQLite and PostgreSQL, rebuild equals incremental, a killed
 projection process resumes without losing or duplicating anything."""
 
 from __future__ import annotations
@@ -14,30 +14,30 @@ from pathlib import Path
 
 from domain import table as tables
 from service.app import views
-from service.app.games import Caller, Games
-from service.app.timeline import Timeline
+from service.app.application import Application
+from service.app.caller import Caller
 from service.readmodels import ReadModels
 from service.store.database import Database, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def play_games(url: str, count: int, seed: int = 1) -> tuple[Games, list[Caller], list[str]]:
-    games = Games(open_store(url))
-    players = [games.register_player(name)[0] for name in ("Ana", "Bo", "Cy")]
+def play_games(url: str, count: int, seed: int = 1) -> tuple[Application, list[Caller], list[str]]:
+    games = Application(open_store(url))
+    players = [games.accounts.register_player(name)[0] for name in ("Ana", "Bo", "Cy")]
     rng = random.Random(seed)
     ids = []
     for n in range(count):
         kind = "imhotep" if n % 2 == 0 else "amun_re"
-        game = games.create_game(players[0], kind, 3, {}, f"rm-{n}")
+        game = games.seating.create_game(players[0], kind, 3, {}, f"rm-{n}")
         game_id = str(game.id)
         ids.append(game_id)
         for p in players:
-            games.join_game(p, game_id, None)
-        while games.get(game_id).table.status == tables.ACTIVE:
-            table = games.get(game_id).table
+            games.seating.join_game(p, game_id, None)
+        while games.tables.get(game_id).table.status == tables.ACTIVE:
+            table = games.tables.get(game_id).table
             seat = rng.choice(views.active_seats(table))
-            games.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
+            games.play.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
     return games, players, ids
 
 
@@ -54,22 +54,22 @@ def snapshot(models: ReadModels) -> dict[str, list[tuple]]:  # type: ignore[type
 
 def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database_url: str) -> None:
     games, players, ids = play_games(database_url, 2)
-    timeline = Timeline(games)
-    copy_ = timeline.import_game(players[1], timeline.export(ids[0]))  # counts only once
-    log = timeline.entries(ids[0])
+    timeline = games
+    copy_ = timeline.archive.import_game(players[1], timeline.archive.export(ids[0]))  # counts only once
+    log = timeline.audit.entries(ids[0])
     at = next(
         a.version for a, b in itertools.pairwise(log) if a.version > 30 and a.command != b.command
     )
-    sandbox = str(timeline.fork(players[2], ids[0], at).id)  # a fork counts nowhere either
+    sandbox = str(timeline.forks.fork(players[2], ids[0], at).id)  # a fork counts nowhere either
     for p in players:
-        games.join_game(p, sandbox, None)
+        games.seating.join_game(p, sandbox, None)
     rng = random.Random(2)
-    while games.get(sandbox).table.status == tables.ACTIVE:
-        table = games.get(sandbox).table
+    while games.tables.get(sandbox).table.status == tables.ACTIVE:
+        table = games.tables.get(sandbox).table
         seat = rng.choice(views.active_seats(table))
-        games.act(players[seat], sandbox, rng.choice(views.legal_actions(table, players[seat])))
-    open_table = games.create_game(players[1], "imhotep", 4, {"sides": {"market": "B"}}, None)
-    games.join_game(players[1], str(open_table.id), None)
+        games.play.act(players[seat], sandbox, rng.choice(views.legal_actions(table, players[seat])))
+    open_table = games.seating.create_game(players[1], "imhotep", 4, {"sides": {"market": "B"}}, None)
+    games.seating.join_game(players[1], str(open_table.id), None)
     models = ReadModels(games.store, Database(database_url))
     assert models.catch_up() > 0
     head = models.store_position()
@@ -83,13 +83,13 @@ def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database
     finished = models.summaries(status="FINISHED", player_id=players[2].player_id)
     assert sorted(r["game_id"] for r in finished) == sorted([*ids, str(copy_.id), sandbox])
     for row in finished:
-        live = games.get(row["game_id"]).table
+        live = games.tables.get(row["game_id"]).table
         assert row["scores"] == live.outcome.scores and row["winners"] == live.outcome.winners
-        assert row["version"] == games.get(row["game_id"]).version
+        assert row["version"] == games.tables.get(row["game_id"]).version
 
     profile = models.profile(players[0].player_id)
     assert profile is not None and profile["games_played"] == 2
-    wins = sum(1 for g in ids if 0 in games.get(g).table.outcome.winners)
+    wins = sum(1 for g in ids if 0 in games.tables.get(g).table.outcome.winners)
     assert profile["games_won"] == wins
     board = models.leaderboard("imhotep", 10)
     assert len(board) == 3 and board[0]["rating"] >= board[-1]["rating"]
@@ -97,7 +97,7 @@ def test_every_read_model_on_both_stores_and_rebuild_equals_incremental(database
     assert abs(sum(r["rating"] for r in board) - 3 * 1500) < 1e-6
     statistics = models.statistics("imhotep")
     assert statistics["games"] == 1
-    final = games.get(ids[0]).table.outcome.scores
+    final = games.tables.get(ids[0]).table.outcome.scores
     assert sum(s["points"] for s in statistics["sources"]) == sum(final)
 
     incremental = snapshot(models)

@@ -1,0 +1,103 @@
+"""What the projections get for each entry: the public facts of its game right before and
+after it, folded with the rules (never a secret)."""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from domain import table as tables
+from domain.log import Entry
+from domain.registry import rules_for
+from service.store import entry_of, imported_by
+from service.store.database import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry with the public facts of its game before and after it."""
+
+    game_id: str
+    entry: Entry
+    position: int
+    kind: str
+    status: str
+    scores_before: list[int]
+    scores_after: list[int]
+    active_seats: list[int]
+    players: list[dict[str, Any]]
+    forked_from: dict[str, Any] | None
+    imported: bool = False
+    """A copy of a game played elsewhere (``importGame``): it does not count again."""
+
+
+class Folder:
+    """Public facts of each game at each entry, folded with the rules (an LRU of tables)."""
+
+    def __init__(self, store: Store, size: int = 256) -> None:
+        self.store = store
+        self.size = size
+        self._tables: OrderedDict[str, tables.Table] = OrderedDict()
+        self._imported: dict[str, bool] = {}
+
+    def step(self, game_id: str, entry: Entry, position: int, imported: bool = False) -> Step:
+        """``imported``: for the first entry, whether its game was imported."""
+        table = self._tables.pop(game_id, None)
+        if entry.version == 1:
+            table = tables.start(entry)
+            self._imported[game_id] = imported
+        else:
+            if table is None or table.version != entry.version - 1:
+                table = self._load(game_id, entry.version - 1)
+        rules = rules_for(table.kind)
+        before = scores_of(table, rules)
+        if entry.version != 1:
+            table = tables.evolve(table, entry, rules)
+        active = list(rules.active_seats(table.game)) if table.status == tables.ACTIVE else []
+        self._tables[game_id] = table
+        while len(self._tables) > self.size:
+            self._tables.popitem(last=False)
+        players = [
+            {
+                "seat": seat,
+                "player_id": holder.player_id if holder else None,
+                "name": holder.name if holder else None,
+                "bot": holder.bot if holder else None,
+            }
+            for seat, holder in enumerate(table.holders)
+        ]
+        return Step(
+            game_id,
+            entry,
+            position,
+            table.kind,
+            table.status,
+            before,
+            scores_of(table, rules),
+            active,
+            players,
+            table.forked_from,
+            self._is_imported(game_id),
+        )
+
+    def _is_imported(self, game_id: str) -> bool:
+        if game_id not in self._imported:
+            first = next(iter(self.store.events.get(uuid.UUID(game_id), lte=1)))
+            self._imported[game_id] = imported_by(first) is not None
+        while len(self._imported) > 4 * self.size:
+            self._imported.pop(next(iter(self._imported)))
+        return self._imported[game_id]
+
+    def _load(self, game_id: str, version: int) -> tables.Table:
+        stored = [entry_of(e) for e in self.store.events.get(uuid.UUID(game_id), lte=version)]
+        table = tables.start(stored[0])
+        rules = rules_for(table.kind)
+        for entry in stored[1:]:
+            table = tables.evolve(table, entry, rules)
+        return table
+
+
+def scores_of(table: tables.Table, rules: Any) -> list[int]:
+    return list(rules.scores(table.game)) if table.game is not None else [0] * table.seats

@@ -1,0 +1,47 @@
+"""Keeps the read models current in a background thread of the server process."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from service.readmodels.models import ReadModels
+
+log = logging.getLogger("papyrus.readmodels")
+
+
+class Worker:
+    """Keeps the read models current in the background: woken by the feed, and every second."""
+
+    def __init__(self, models: ReadModels, interval: float = 1.0) -> None:
+        self.models = models
+        self.interval = interval
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="papyrus-readmodels", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self, *_: Any) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            self._wake.wait(self.interval)
+            self._wake.clear()
+            try:
+                self.models.catch_up()
+                failures = 0
+                self._stop.wait(0.01)  # let a burst of events gather into one batch
+            except Exception:  # loud, then retry from the last committed position
+                failures += 1
+                log.exception("read model catch-up failed (attempt %d); retrying", failures)
+                self._stop.wait(min(30.0, 0.5 * 2**failures))

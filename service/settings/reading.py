@@ -1,0 +1,150 @@
+"""How one setting is declared, parsed and checked (the machinery behind ``Settings``)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from service.store.database import check_url
+
+#: the commands that take settings: ``serve`` takes them all, ``projections`` those it uses
+SERVE = "serve"
+PROJECTIONS = "projections"
+BOTH = (SERVE, PROJECTIONS)
+
+
+# -- parsing and checking one value ----------------------------------------------------------
+# a parser turns the text of an option or a variable into a value, a check refuses a value;
+# both raise ValueError with what is wrong (a parser's message is followed by the text, a
+# check's message names the value itself: a database URL is shown with its password masked)
+
+
+def text(raw: str) -> str:
+    return raw.strip()
+
+
+def nonempty(value: str) -> None:
+    if not value:
+        raise ValueError("must not be empty")
+
+
+def integer(raw: str) -> int:
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ValueError("invalid integer value") from None
+
+
+def between(low: int, high: int | None = None) -> Callable[[int], None]:
+    def check(value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"not an integer: {value!r}")
+        if value < low or (high is not None and value > high):
+            span = f"between {low} and {high}" if high is not None else f"at least {low}"
+            raise ValueError(f"must be {span}, not {value}")
+
+    return check
+
+
+def boolean(raw: str) -> bool:
+    word = raw.strip().lower()
+    if word in ("1", "yes", "true", "on"):
+        return True
+    if word in ("0", "no", "false", "off"):
+        return False
+    raise ValueError("not one of 1, 0, yes, no, true, false, on, off")
+
+
+def is_bool(value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"not a boolean: {value!r}")
+
+
+def words(raw: str) -> tuple[str, ...]:
+    """Comma-separated values (spaces around them ignored)."""
+    return tuple(w.strip() for w in raw.split(",") if w.strip())
+
+
+def are_words(value: tuple[str, ...]) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(w, str) for w in value):
+        raise ValueError(f"not a tuple of strings: {value!r}")
+
+
+def lowercase(raw: str) -> str:
+    return raw.strip().lower()
+
+
+def one_of(choices: Sequence[str]) -> Callable[[str], None]:
+    def check(value: str) -> None:
+        if value not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}, not {value!r}")
+
+    return check
+
+
+def database_url(value: str) -> None:
+    nonempty(value)
+    check_url(value)
+
+
+# -- the declarations ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How one setting is read: its variable, its option, what it means and how it parses."""
+
+    env: str
+    flag: str
+    help: str
+    parse: Callable[[str], Any]
+    check: Callable[[Any], None]
+    commands: tuple[str, ...]
+    shown: str | None
+    metavar: str | None
+
+
+def setting(
+    default: Any,
+    *,
+    env: str,
+    flag: str,
+    help: str,
+    parse: Callable[[str], Any],
+    check: Callable[[Any], None],
+    commands: tuple[str, ...] = (SERVE,),
+    shown: str | None = None,
+    metavar: str | None = None,
+) -> Any:
+    """A field of ``Settings`` with its declaration (``shown``: the default as in --help)."""
+    spec = Spec(env, flag, help, parse, check, commands, shown, metavar)
+    return field(default=default, metadata={"setting": spec})
+
+
+def read(spec: Spec, raw: str) -> Any:
+    """The value of an option or a variable; ValueError says what is wrong with it."""
+    try:
+        value = spec.parse(raw)
+    except ValueError as problem:
+        raise ValueError(f"{problem}: {raw!r}") from None
+    spec.check(value)
+    return value
+
+
+def for_argparse(spec: Spec) -> Callable[[str], Any]:
+    """The spec's parse and check, failing the argparse way (``argument --port: ...``)."""
+
+    def convert(raw: str) -> Any:
+        try:
+            return read(spec, raw)
+        except ValueError as problem:
+            raise argparse.ArgumentTypeError(str(problem)) from None
+
+    convert.__name__ = spec.flag
+    return convert
+
+
+def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    parser.error(message)
