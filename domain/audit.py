@@ -1,4 +1,4 @@
-"""Verifying a game's log (issue #6): the hash chain, the seed, and the rules.
+"""Verifying a game's log (audits): the hash chain, the seed, and the rules.
 
 ``verify(entries)`` recomputes every entry's hash (``domain.log``), checks that the seed matches
 the commitment recorded at creation, and replays the log through the rules: every decided step

@@ -136,12 +136,12 @@ class Rules(Protocol[S]):
 
     def is_irreversible(self, event: Event) -> bool:
         """True when the event records a random outcome or reveals hidden information:
-        an undo never goes back across it (issue #6)."""
+        an undo never goes back across it."""
         ...
 
     def fork(self, state: S, seats: list[int], rng: random.Random) -> Event:
         """The opening event of a sandbox game that starts from ``state`` as ``seats`` see it
-        (issue #6): what they may see is kept, every item hidden from all of them is re-dealt
+        (forks): what they may see is kept, every item hidden from all of them is re-dealt
         from ``rng``. It must depend only on what ``seats`` may see and on ``rng``: two states
         that look the same to them give the same event for the same ``rng``."""
         ...

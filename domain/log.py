@@ -1,4 +1,4 @@
-"""One entry of a game's event log, and the hash chain that seals the log (issue #6, audit).
+"""One entry of a game's event log, and the hash chain that seals the log (audits).
 
 Every entry carries ``hash``, computed when it is recorded::
 

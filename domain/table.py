@@ -1,4 +1,4 @@
-"""The generic life of a game table, whatever the game (issue #2, API.md "Games"; issue #6).
+"""The generic life of a game table, whatever the game (API.md "Games"; undo and forks).
 
 A table is created open, its seats are taken by players or bots, the game starts by itself when
 the last seat fills (the rules' setup entries follow), the rules' entries are folded into the

@@ -1,4 +1,4 @@
-"""Undo policy, computed from the log (issue #6).
+"""Undo policy, computed from the log.
 
 * An undo goes back to the game as it was right after ``to_version``; it is recorded as new
   entries, never by deleting: the undone entries stay in the log, marked as undone.

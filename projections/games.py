@@ -1,4 +1,4 @@
-"""Game summaries (issue #7): one row per game for listings, the lobby and player search.
+"""Game summaries: one row per game for listings, the lobby and player search.
 
 ``summarize`` is the pure event-to-row mapping. It sees a table entry and the *public* facts
 after it (status, who must act, the public score track), never a game's secrets.

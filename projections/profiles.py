@@ -1,4 +1,4 @@
-"""Player profiles (issue #7): games played and won, average score, recent games.
+"""Player profiles: games played and won, average score, recent games.
 
 ``record_game`` is the pure mapping from a finished game's summary to one player's profile.
 """

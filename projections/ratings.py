@@ -1,4 +1,4 @@
-"""Ratings and leaderboards (issue #7): multi-player Elo, recomputable from history.
+"""Ratings and leaderboards: multi-player Elo, recomputable from history.
 
 A game of n rated players counts as every pair of them playing once: the better-ranked player
 of a pair scores 1, a tie 0.5 each. Each player's rating moves by

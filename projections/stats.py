@@ -1,4 +1,4 @@
-"""Per-game statistics (issue #7): points by scoring source.
+"""Per-game statistics: points by scoring source.
 
 ``score_sources`` attributes each public score change to a source: the breakdown a scoring
 event carries (Amun-Re's kingdom scoring: pyramids, temples, farmers, ...; the gold bonus),

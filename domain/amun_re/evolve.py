@@ -85,7 +85,7 @@ EVOLVERS: dict[str, Handler] = {
     "tomb_tile_placed": tomb.apply_placed,
     "tomb_tile_discarded": tomb.apply_tile_discarded,
     "card_discarded": gifts.apply_card_discarded,
-    # a sandbox's opening position (issue #6, ``Rules.fork``)
+    # a sandbox's opening position (forks, ``Rules.fork``)
     fork.FORK_DEALT: fork.load,
 }
 

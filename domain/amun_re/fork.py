@@ -1,4 +1,4 @@
-"""A sandbox that starts from a running game as some seats see it (issue #6, ``Rules.fork``).
+"""A sandbox that starts from a running game as some seats see it (``Rules.fork``).
 
 ``fork_event(state, seats, rng)`` keeps everything the forking ``seats`` may see (R7.9, §17) and
 re-deals from ``rng`` every item hidden from all of them, sizes kept. "Others" are the seats not

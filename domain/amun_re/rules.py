@@ -166,7 +166,7 @@ IRREVERSIBLE = frozenset({
     "card_discarded",  # a Favour card face leaves a hand (tomb payment, R16.1.5)
     "thoth_discarded",  # a Favour card face leaves a hand (R10.5a)
     "afterlife_played", "glory_played",  # a card face shown (R7.5)
-    fork.FORK_DEALT,  # a fork's re-dealt starting position (issue #6)
+    fork.FORK_DEALT,  # a fork's re-dealt starting position
 })
 
 
@@ -232,7 +232,7 @@ class AmunReRules:
         return view.view_event(event, seat, full)
 
     def fork(self, state: State, seats: list[int], rng: random.Random) -> Event:
-        """Issue #6: a sandbox from ``state`` as ``seats`` see it (``fork.py``: hidden cards,
+        """Forks: a sandbox from ``state`` as ``seats`` see it (``fork.py``: hidden cards,
         tiles, decks and the others' secret commitments re-dealt; the others' gold assumed from
         what the seats know, D-46)."""
         return fork.fork_event(state, seats, rng)

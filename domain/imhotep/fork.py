@@ -1,4 +1,4 @@
-"""A sandbox that starts from a running game as some seats see it (issue #6, ``Rules.fork``).
+"""A sandbox that starts from a running game as some seats see it (``Rules.fork``).
 
 Hidden in a running Imhotep game (§14): the order and content of the draw pile, the face-down
 pair on the market, the round stack and the removed round card. A taken pair waiting for

@@ -1,4 +1,4 @@
-"""Issue #6 forks of a running game (``Rules.fork``) for Amun-Re: the sandbox keeps what the
+"""Forks of a running game (``Rules.fork``) for Amun-Re: the sandbox keeps what the
 forking seats may see (R7.9, §17) and re-deals what is hidden from all of them — the Favour draw
 pile and the other seats' hands, the tomb stack and the other seats' collections, the statue
 deck, the province deck and the secret part of the province set — and withdraws the other seats'

@@ -1,4 +1,4 @@
-"""``RULES.is_irreversible`` (contract addition, issue #6): the platform's undo never goes back
+"""``RULES.is_irreversible`` (a contract addition for undo): the platform's undo never goes back
 across an event that records a random outcome (a shuffle, a draw) or makes hidden information
 known. Every event type of the game is classified here, with the reason."""
 
@@ -13,7 +13,7 @@ from tests.harness import random_game
 
 #: event type -> why an undo may not cross it
 IRREVERSIBLE = {
-    "fork_dealt": "a fork's re-dealt starting position (issue #6)",
+    "fork_dealt": "a fork's re-dealt starting position",
     "game_prepared": "shuffles: province set and deck, Favour pile, start player, statue deck, "
     "tomb stack (R3.11, R6.7)",
     "round_started": "reveals province cards and draws Statue cards (R9.1, R9.2)",

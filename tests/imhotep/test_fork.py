@@ -1,4 +1,4 @@
-"""Issue #6 forks of a running game (``Rules.fork``) for Imhotep: the sandbox keeps what the
+"""Forks of a running game (``Rules.fork``) for Imhotep: the sandbox keeps what the
 forking seats may see (§14) and re-deals the rest — the draw pile, the face-down pair, a pair held
 by another seat, the round stack and the removed round card.
 

@@ -1,4 +1,4 @@
-"""Each read model's event-to-row mapping as a pure function (issue #7)."""
+"""Each read model's event-to-row mapping as a pure function."""
 
 from __future__ import annotations
 

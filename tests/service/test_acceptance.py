@@ -1,4 +1,4 @@
-"""Acceptance of the game issues through the real HTTP server (issues #3, #4, #5):
+"""Both games, with every side and module, through the real HTTP server:
 complete games played over GraphQL end with the result the rules give for their events."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def check_result(client: Client, game_id: str, final: dict[str, Any]) -> None:
 
 
 def test_imhotep_with_b_sides_everywhere_and_wrath_over_graphql(sqlite_server) -> None:  # type: ignore[no-untyped-def]
-    """Issue #3 acceptance: four seats, every site on side B, Wrath of the Pharaoh."""
+    """Imhotep: four seats, every site on side B, Wrath of the Pharaoh."""
     players = seated(sqlite_server.url, 4)
     game_id = create_table(players, "IMHOTEP", {"sides": "B", "wrath_of_the_pharaoh": True})
     final, errors = play_concurrently(players, game_id, seed=3)
@@ -111,7 +111,7 @@ def test_imhotep_with_b_sides_everywhere_and_wrath_over_graphql(sqlite_server) -
 
 @pytest.mark.parametrize("store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_amun_re_five_players_commit_their_offerings_concurrently(store, request) -> None:  # type: ignore[no-untyped-def]
-    """Issue #4 acceptance: five seats; the secret offering is committed from five threads at
+    """Amun-Re: five seats; the secret offering is committed from five threads at
     once with the version each saw: no spurious CONFLICT (R11.1 simultaneous commitment)."""
     from tests.conftest import Server
 
@@ -126,7 +126,7 @@ def test_amun_re_five_players_commit_their_offerings_concurrently(store, request
 
 
 def test_amun_re_with_every_expansion_module_over_graphql(sqlite_server) -> None:  # type: ignore[no-untyped-def]
-    """Issue #5 acceptance: four seats with Afterlife, Statues, Pharaoh and the promo cards."""
+    """Amun-Re's Expanded Pack: four seats with Afterlife, Statues, Pharaoh and the promo cards."""
     players = seated(sqlite_server.url, 4)
     options = {"afterlife": True, "statues": True, "pharaoh": True, "promo_favours": True}
     game_id = create_table(players, "AMUN_RE", options)

@@ -1,4 +1,4 @@
-"""Acceptance #2.3: a complete 4-player Imhotep game through the real HTTP server."""
+"""Playing over HTTP: a complete 4-player Imhotep game through the real HTTP server."""
 
 from __future__ import annotations
 

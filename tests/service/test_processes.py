@@ -1,4 +1,4 @@
-"""Issue #7: several stateless server processes over one PostgreSQL. Actions handled by one
+"""Scaling out: several stateless server processes over one PostgreSQL. Actions handled by one
 process reach a subscriber connected to another, in order and without gaps, and a reconnect
 with ``afterVersion`` misses nothing."""
 
