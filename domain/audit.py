@@ -1,7 +1,9 @@
 """Verifying a game's log (audits): the hash chain, the seed, and the rules.
 
 ``verify(entries)`` recomputes every entry's hash (``domain.log``), checks that the seed matches
-the commitment recorded at creation, and replays the log through the rules: every decided step
+the commitment recorded at creation (salted, ``SHA-256(salt || seed)``, when the first entry has a
+``seed_salt``; the unsalted commitment of logs written before salts existed otherwise: see
+``domain.randomness``), and replays the log through the rules: every decided step
 is decided again from its recorded action with the randomness derived from the seed
 (``domain.randomness``) and must give exactly the recorded entries; the setup must be what the
 seed gives; table entries must follow the table's life; the final result must be the rules'.
@@ -12,15 +14,16 @@ from __future__ import annotations
 
 import copy
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from domain import redaction, undo
 from domain import table as tables
-from domain import undo
 from domain.contract import FORK_DEALT, Rules, RulesError
 from domain.engine import play, run_automatic
 from domain.log import GENESIS, Entry, entry_hash
-from domain.randomness import commitment, rng_for
+from domain.randomness import commitment, is_salt, rng_for
 
 FORK = "fork"
 
@@ -40,10 +43,11 @@ class Bad(Exception):
         self.reason = reason
 
 
-def verify(entries: list[Entry], rules_of: Any) -> Finding:
-    """``rules_of(kind)`` gives the rules; ``entries`` is the whole log in order."""
+def verify(entries: list[Entry], rules_of: Any, redacted: Collection[int] = frozenset()) -> Finding:
+    """``rules_of(kind)`` gives the rules; ``entries`` is the whole log in order; ``redacted``:
+    the versions of entries whose sealed names were erased (``domain.redaction``)."""
     try:
-        check_chain(entries)
+        check_chain(entries, redacted)
         replay_and_check(entries, rules_of)
     except Bad as bad:
         return Finding(False, len(entries), bad.version, bad.reason)
@@ -56,17 +60,32 @@ def malformed(version: int, failure: Exception) -> Bad:
     return Bad(version, f"it is malformed ({type(failure).__name__}: {failure})")
 
 
-def check_chain(entries: list[Entry]) -> None:
+def check_chain(entries: list[Entry], redacted: Collection[int] = frozenset()) -> None:
     if not entries or entries[0].type != tables.TABLE_CREATED:
         raise Bad(1, "the log does not start with the creation of the table")
-    seed = entries[0].data.get("seed", "")
-    if commitment(seed) != entries[0].data.get("seed_commitment"):
+    opened = entries[0].data
+    seed = opened.get("seed", "")
+    salt = opened.get("seed_salt")  # None: a log written before tables had a salt
+    if not isinstance(seed, str):
+        raise Bad(1, "it is malformed (the seed is not a string)")
+    if salt is not None and not is_salt(salt):
+        raise Bad(1, "it is malformed (the seed's salt is not 32 bytes in lowercase hex)")
+    if not isinstance(opened.get("seed_chosen", False), bool):
+        raise Bad(1, "it is malformed (seed_chosen is not true or false)")
+    if commitment(seed, salt) != opened.get("seed_commitment"):
         raise Bad(1, "the seed does not match the commitment recorded at creation")
     prev = GENESIS
     for number, entry in enumerate(entries, start=1):
         if entry.version != number:
             raise Bad(number, f"entry {number} is missing (found version {entry.version})")
-        if entry.hash != entry_hash(entry, prev, seed):
+        if (
+            entry.version in redacted
+            and redaction.is_sealed_name(entry)
+            and redaction.is_redacted(entry)
+        ):
+            pass  # its hash covers a name that was erased: taken as recorded (the chain goes
+            # on from it); what is left of it is checked by the replay like any entry
+        elif entry.hash != entry_hash(entry, prev, seed, salt):
             raise Bad(entry.version, "its hash does not match its content: it was changed")
         prev = entry.hash
 
@@ -243,6 +262,9 @@ def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> N
                 raise Bad(entry.version, f"an undo the policy refuses: {verdict.reason}")
         elif request is None or request.version != d["request"] or request.waiting:
             raise Bad(entry.version, "an undo that not every seat accepted")
+        after = [e.version for e in table.history if e.version > d["to_version"]]
+        if d.get("undone") not in (undo.undone_by(table, d["seat"], d["to_version"]), after):
+            raise Bad(entry.version, "an undo that takes back other entries than the policy's")
     elif entry.type == tables.UNDO_REQUESTED:
         seat = d["seat"]
         verdict = undo.judge(table, seat, d["to_version"])

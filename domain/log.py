@@ -9,10 +9,19 @@ Every entry carries ``hash``, computed when it is recorded::
 where ``prev`` is the hash of the entry before (64 zeros for version 1) and canonical JSON is
 ``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in UTF-8.
 Changing any stored field of any entry changes its hash and breaks the chain from there on.
+The one exception: a display name that an entry lists in its ``unsealed`` data member (see
+``domain.redaction``) is left out of ``content``, so that deleting an account can erase it.
 
 The salt is derived from the game's secret seed, so nobody can test guesses of a hidden entry
 (a secret offering, a shuffled order) against its hash while the game runs; once the seed is
-revealed at the end, anyone can recompute the whole chain.
+revealed at the end, anyone can recompute the whole chain. A table with a ``seed_salt`` (the
+secret entropy the server drew at its creation, see ``domain.randomness``; every table created
+since salts existed) mixes it in, so that the hashes of public entries do not let anybody test
+guesses of a guessable seed either::
+
+    salt    = SHA-256( "papyrus/v2:salt:" + seed_salt + ":" + seed + ":" + str(version) )  (hex)
+
+Logs without a ``seed_salt`` keep the first formula.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from domain.contract import JSON, Event
+from domain.redaction import sealed_data
 
 GENESIS = "0" * 64
 
@@ -61,10 +71,17 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def salt(seed: str, version: int) -> str:
-    return hashlib.sha256(f"papyrus/v1:salt:{seed}:{version}".encode()).hexdigest()
+def salt(seed: str, version: int, seed_salt: str | None = None) -> str:
+    if seed_salt is None:  # a log written before tables had a salt
+        return hashlib.sha256(f"papyrus/v1:salt:{seed}:{version}".encode()).hexdigest()
+    return hashlib.sha256(f"papyrus/v2:salt:{seed_salt}:{seed}:{version}".encode()).hexdigest()
 
 
-def entry_hash(entry: Entry, prev: str, seed: str) -> str:
-    content = {**entry.content(), "prev": prev, "salt": salt(seed, entry.version)}
+def entry_hash(entry: Entry, prev: str, seed: str, seed_salt: str | None = None) -> str:
+    content = {
+        **entry.content(),
+        "data": sealed_data(entry.type, entry.data),  # without its erasable names, if unsealed
+        "prev": prev,
+        "salt": salt(seed, entry.version, seed_salt),
+    }
     return hashlib.sha256(canonical(content).encode()).hexdigest()

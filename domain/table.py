@@ -9,6 +9,10 @@ game and is handed to the rules' ``evolve``. The table also keeps the game's *ef
 (the game entries not undone) so that an undo (``actions_undone``) rebuilds the game state by
 replaying it, and the *barrier*: the last version an undo may not cross (a random draw or a
 reveal of hidden information, ``Rules.is_irreversible``).
+
+The first entry holds the secret seed and its secret salt (``domain.randomness``: both handed in
+by the service, revealed once the game is over) and whether the creator chose the seed: such a
+table is unranked, like a fork or an imported copy (``unranked_reason``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from domain.contract import JSON, Event, Outcome, Rules
 from domain.log import GENESIS, Entry
+from domain.randomness import commitment
 
 OPEN, ACTIVE, FINISHED, ABANDONED = "OPEN", "ACTIVE", "FINISHED", "ABANDONED"
 
@@ -42,6 +47,23 @@ TABLE_EVENTS = frozenset(
         ACTIONS_UNDONE,
     }
 )
+
+#: why a table counts in no rating, profile or statistic (``Game.unrankedReason``)
+UNRANKED_IMPORTED = "an imported copy"
+UNRANKED_FORK = "a fork"
+UNRANKED_CHOSEN_SEED = "the creator chose the seed"
+
+
+def why_unranked(*, imported: bool, forked: bool, seed_chosen: bool) -> str | None:
+    """``None`` for a ranked table, else why it is not (an imported copy first: it was played,
+    and counted, where it came from)."""
+    if imported:
+        return UNRANKED_IMPORTED
+    if forked:
+        return UNRANKED_FORK
+    if seed_chosen:
+        return UNRANKED_CHOSEN_SEED
+    return None
 
 
 @dataclass(slots=True)
@@ -74,6 +96,10 @@ class Table:
     rules_version: str
     undo_allowed: bool = True
     forked_from: JSON | None = None
+    seed_salt: str | None = None
+    """The secret salt of the commitment; ``None`` in logs written before salts existed."""
+    seed_chosen: bool = False
+    """The creator chose the seed (a reproducible sandbox): the table is unranked."""
     status: str = OPEN
     holders: list[Holder | None] = field(default_factory=list)
     game: Any = None
@@ -95,6 +121,12 @@ class Table:
         clone.undone = list(self.undone)
         clone.undo_request = copy.deepcopy(self.undo_request, memo)
         return clone
+
+    def unranked_reason(self, *, imported: bool = False) -> str | None:
+        """Why this table counts in no rating, profile or statistic (``None``: it counts)."""
+        return why_unranked(
+            imported=imported, forked=self.forked_from is not None, seed_chosen=self.seed_chosen
+        )
 
     def seats_of(self, player_id: str) -> list[int]:
         return [
@@ -118,13 +150,16 @@ def created(
     seats: int,
     options: JSON,
     seed: str,
-    seed_commitment: str,
+    seed_salt: str,
     created_by: str | None,
     rules_version: str,
     *,
     undo_allowed: bool = True,
     forked_from: JSON | None = None,
+    seed_chosen: bool = False,
 ) -> Event:
+    """The first entry of a table; ``seed`` and ``seed_salt`` are secrets the caller drew (the
+    commitment to them is public, ``domain.randomness.commitment``)."""
     return Event(
         TABLE_CREATED,
         {
@@ -132,7 +167,9 @@ def created(
             "seats": seats,
             "options": options,
             "seed": seed,
-            "seed_commitment": seed_commitment,
+            "seed_salt": seed_salt,
+            "seed_commitment": commitment(seed, seed_salt),
+            "seed_chosen": seed_chosen,
             "created_by": created_by,
             "rules_version": rules_version,
             "undo_allowed": undo_allowed,
@@ -153,6 +190,8 @@ def start(entry: Entry) -> Table:
         rules_version=d["rules_version"],
         undo_allowed=d.get("undo_allowed", True),
         forked_from=d.get("forked_from"),
+        seed_salt=d.get("seed_salt"),
+        seed_chosen=d.get("seed_chosen", False) is True,
         holders=[None] * d["seats"],
         last_hash=entry.hash,
         version=entry.version,
@@ -189,7 +228,7 @@ def evolve(table: Table, entry: Entry, rules: Rules[Any]) -> Table:
             else:
                 table.undo_request = None
     elif kind == ACTIONS_UNDONE:
-        undo(table, d["to_version"], rules)
+        undo(table, d["to_version"], rules, d.get("undone"))
     elif kind != TABLE_CREATED:
         table.game = rules.evolve(table.game, entry.event)
         table.history.append(entry)
@@ -207,10 +246,17 @@ def is_irreversible(rules: Rules[Any], event: Event) -> bool:
     return True if check is None else bool(check(event))
 
 
-def undo(table: Table, to_version: int, rules: Rules[Any]) -> None:
-    """Go back to the game as it was right after ``to_version``: replay the kept history."""
-    kept = [e for e in table.history if e.version <= to_version]
-    table.undone.extend(e.version for e in table.history if e.version > to_version)
+def undo(
+    table: Table, to_version: int, rules: Rules[Any], undone: list[int] | None = None
+) -> None:
+    """Go back to the game as it was right after ``to_version``: replay the kept history.
+    ``undone``: the entries taken back (default: every one after ``to_version``); entries after
+    ``to_version`` that it does not list stay (other seats' private steps, ``domain.undo``)."""
+    gone = {e.version for e in table.history if e.version > to_version}
+    if undone is not None:
+        gone &= set(undone)
+    kept = [e for e in table.history if e.version not in gone]
+    table.undone.extend(e.version for e in table.history if e.version in gone)
     state = rules.initial(table.seats, table.options)
     for entry in kept:
         state = rules.evolve(state, entry.event)
@@ -226,12 +272,14 @@ def finished(outcome: Outcome) -> Event:
     )
 
 
-#: what everybody may see of a table's creation while the game runs (the seed is not among them)
+#: what everybody may see of a table's creation while the game runs (an allow-list: the seed
+#: and its salt are not among them)
 PUBLIC_CREATION_FIELDS = (
     "kind",
     "seats",
     "options",
     "seed_commitment",
+    "seed_chosen",
     "created_by",
     "rules_version",
     "undo_allowed",
@@ -240,7 +288,8 @@ PUBLIC_CREATION_FIELDS = (
 
 
 def view_table_event(event: Event, full: bool) -> Event:
-    """Table events as anybody may see them: the seed stays secret until the game is over."""
+    """Table events as anybody may see them: the seed and its salt stay secret until the game
+    is over."""
     if event.type == TABLE_CREATED and not full:
         data = {k: event.data.get(k) for k in PUBLIC_CREATION_FIELDS}
         return Event(event.type, data, event.seat)

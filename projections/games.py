@@ -1,7 +1,8 @@
 """Game summaries: one row per game for listings, the lobby and player search.
 
 ``summarize`` is the pure event-to-row mapping. It sees a table entry and the *public* facts
-after it (status, who must act, the public score track), never a game's secrets.
+after it (status, who must act, the public score track, whether the game is an imported copy),
+never a game's secrets. A row says whether its game is ranked (``domain.table.why_unranked``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ def summarize(row: Row | None, game_id: str, entry: Any, public: dict[str, Any])
             "options": d["options"],
             "undo_allowed": d.get("undo_allowed", True),
             "forked_from": d.get("forked_from"),
+            "unranked_reason": tables.why_unranked(
+                imported=bool(public.get("imported")),
+                forked=d.get("forked_from") is not None,
+                seed_chosen=d.get("seed_chosen") is True,
+            ),
             "players": [
                 {"seat": s, "player_id": None, "name": None, "bot": None} for s in range(d["seats"])
             ],
@@ -52,9 +58,24 @@ def summarize(row: Row | None, game_id: str, entry: Any, public: dict[str, Any])
         status=public["status"],
         active_seats=list(public["active_seats"]),
         scores=list(public["scores"]),
-        version=entry.version,
-        updated_at=entry.at,
+        log_version=entry.version,
     )
+    # a spectator's log (``domain.visibility``): an entry private to a seat is not part of it,
+    # so the version (its number there) and the last activity do not move with it; once the
+    # game is over every entry is
+    if public["status"] == tables.FINISHED:
+        row.update(version=entry.version, updated_at=entry.at)
+    elif public.get("visible", True):
+        row.update(version=row.get("version", 0) + 1, updated_at=entry.at)
+    return row
+
+
+def read(row: Row) -> Row:
+    """A stored row as the queries answer it: rows written before summaries said whether their
+    game is ranked say it of forks (an imported copy of that time is not known as one until
+    ``papyrus projections rebuild``)."""
+    if "unranked_reason" not in row:
+        row["unranked_reason"] = tables.UNRANKED_FORK if row.get("forked_from") else None
     return row
 
 

@@ -5,7 +5,8 @@ of a pair scores 1, a tie 0.5 each. Each player's rating moves by
 ``K / (n - 1) * sum over opponents (score - expected)`` with
 ``expected = 1 / (1 + 10 ** ((opponent - player) / 400))``, so a 2-player game is plain Elo
 and a rating change does not grow with the number of opponents. Everybody starts at 1500.
-Bots, forks and games where one player holds several seats are not rated.
+Bots, unranked tables (forks, imported copies, tables whose creator chose the seed) and games
+where one player holds several seats are not rated.
 """
 
 from __future__ import annotations
@@ -40,7 +41,12 @@ def elo(ratings: list[float], ranks: list[int], k: float = K) -> list[float]:
 
 def rated_seats(summary: Row) -> list[tuple[int, str, str]]:
     """(seat, player id, name) of the seats that count for ratings; empty if the game doesn't."""
-    if summary.get("forked_from") or summary.get("imported") or not summary.get("ranks"):
+    if (
+        summary.get("unranked_reason")
+        or summary.get("forked_from")
+        or summary.get("imported")
+        or not summary.get("ranks")
+    ):
         return []
     humans = [p for p in summary["players"] if p["player_id"] and not p["bot"]]
     ids = [p["player_id"] for p in humans]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cross_web import HTTPException
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException as RoutingError
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -23,16 +25,30 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from domain import table as tables
+from service.api.bodies import BodyLimit, BodyTooLarge, NotJson, limited, parse_json
+from service.api.connections import (
+    Admission,
+    LegacyWSHandler,
+    TransportWSHandler,
+    refuse_websocket,
+)
 from service.api.graphql.context import Context
 from service.api.graphql.errors import public_error
+from service.api.graphql.limits import Limits, lower_priority, share_the_interpreter
 from service.api.graphql.schema import schema
 from service.api.hub import Hub
-from service.api.rest import rest_app
+from service.api.metrics import Metrics, Watched
+from service.api.observability import ContextPool, RequestLog, client_address, current
+from service.api.rest import problem, rest_app
+from service.api.rest.problems import http_error
 from service.app.application import Application
+from service.app.errors import BadInput
+from service.app.limits import Limiter
 from service.readmodels import ReadModels, Worker
 from service.settings import Settings
 from service.store.database import Database, open_store
 from service.store.feed import Feed
+from service.store.limits import Counters
 
 #: entries that change what the lobby shows
 LOBBY_EVENTS = frozenset(
@@ -49,8 +65,9 @@ LOBBY_EVENTS = frozenset(
 class Runtime:
     """What the lifespan opens: the store, the application, the read model, the hub."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, metrics: Metrics | None = None) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self.database = settings.database
         self.store = open_store(self.database.url, self.database.options)
         self.readmodels = ReadModels(
@@ -59,13 +76,41 @@ class Runtime:
             active=settings.run_projections,
             batch=settings.projection_batch,
         )
-        self.app = Application(self.store, self.readmodels)
+        rates = settings.rate_limits
+        counters = None if rates.is_off else Counters(self.database)
+        self.app = Application(
+            self.store, self.readmodels, self.metrics, Limiter(counters, rates)
+        )
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
         self.app.subscribe(self.hub.notify)
         self.feed = Feed(self.store, self.database.is_postgres)
         self.feed.subscribe(self.on_event)
-        self.executor = ThreadPoolExecutor(settings.workers, thread_name_prefix="papyrus")
+        # work on these threads sees its request's context (its log line learns the seat)
+        self.executor = ContextPool(settings.workers, thread_name_prefix="papyrus")
+        share_the_interpreter()  # costly store work hands the loop its turn within 1 ms
+        self.limits = Limits(
+            max_cost=settings.graphql_max_cost,
+            max_aliases=settings.graphql_max_aliases,
+            seconds=settings.graphql_time_budget,
+            costly_pool=ContextPool(
+                settings.graphql_costly_workers,
+                thread_name_prefix="papyrus-costly",
+                initializer=lower_priority,
+            ),
+        )
+        self.metrics.watch(
+            Watched(
+                subscriptions=self.hub.subscriptions,
+                breaker=self.app.breaker,
+                cache=getattr(self.store.repository, "cache", None),
+                positions=lambda: self.app.breaker.call(self.positions),
+            )
+        )
+
+    def positions(self) -> tuple[int, dict[str, int]]:
+        """The store's last position and each read model's (for the metrics' lag)."""
+        return self.readmodels.store_position(), self.readmodels.positions()
 
     def on_event(self, game_id: str, version: int, kind: str) -> None:
         """Any process recorded an event: wake this process's subscribers and read models."""
@@ -87,6 +132,7 @@ class Runtime:
             executor=self.executor,
             authorization=authorization,
             request=request,
+            limits=self.limits,
         )
 
     def close(self) -> None:
@@ -94,18 +140,30 @@ class Runtime:
         if self.settings.run_projections:
             self.worker.stop()
         self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.limits.costly_pool is not None:
+            self.limits.costly_pool.shutdown(wait=True, cancel_futures=True)
+        self.app.limiter.close()
         self.readmodels.close()
         self.store.close()
 
 
 def graphql_error(message: str, code: str = "BAD_INPUT", status: int = 422) -> JSONResponse:
+    extensions = {"code": code}
+    record = current()
+    if record is not None:
+        record.note_code(code)
+        extensions["requestId"] = record.request_id
     return JSONResponse(
-        {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]},
+        {"data": None, "errors": [{"message": message, "extensions": extensions}]},
         status_code=status,
     )
 
 
 class PapyrusGraphQL(GraphQL[Context, None]):
+    # the per-connection limit answered with a RATE_LIMITED code (service.api.connections)
+    graphql_transport_ws_handler_class = TransportWSHandler
+    graphql_ws_handler_class = LegacyWSHandler
+
     def __init__(self, runtime_of: Any, settings: Settings) -> None:
         super().__init__(
             schema,
@@ -113,9 +171,25 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             allowed_origins=settings.allowed_origins,
             keep_alive=True,
             keep_alive_interval=15,
+            max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
         )
         self.runtime_of = runtime_of
         self.max_body = settings.max_body_bytes
+        self.websockets = Admission(settings.max_websockets_per_client)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """A request body (or a query-string value) that is not JSON we read: BAD_INPUT 422."""
+        try:
+            return parse_json(data)
+        except NotJson as refused:
+            raise HTTPException(422, refused.message) from None
+
+    def decode_json(self, data: str | bytes) -> object:
+        """A websocket message too deep to read is invalid JSON too (strawberry closes 4400)."""
+        try:
+            return parse_json(data)
+        except NotJson as refused:
+            raise json.JSONDecodeError(refused.message, "", 0) from None
 
     async def get_context(self, request: Any, response: Any) -> Context:
         runtime: Runtime = self.runtime_of()
@@ -130,30 +204,56 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         """The last gate: every error leaves with a code, whatever stage raised it."""
         if result.errors:
             result.errors = [public_error(e) for e in result.errors]
+            record = current()
+            if record is not None:
+                record.note_code(str((result.errors[0].extensions or {}).get("code", "INTERNAL")))
         return await super().process_result(request, result)
 
     async def on_ws_connect(self, context: Context) -> Any:
         refused = context.check_caller()
-        if refused is not None:
+        if refused is not None and refused.code != "UNAVAILABLE":
             raise ConnectionRejectionError({"code": refused.code, "message": refused.message})
-        return None
+        return None  # the store is down: each subscription will say so, with its code
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self.websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
-        request = Request(scope, receive)
+        request = Request(scope, limited(receive, self.max_body))
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
-            response: Response = graphql_error(
-                f"The request is larger than {self.max_body} bytes.", status=413
-            )
+            response: Response = self.too_large()
         else:
             try:
                 response = await self.run(request)
-            except HTTPException as refused:
-                response = graphql_error(refused.reason, status=refused.status_code)
+            except BodyTooLarge:  # counted as it arrived: chunked bodies carry no length
+                response = self.too_large()
+            except HTTPException as refused:  # strawberry's 400s are bad input too (API.md)
+                status = 422 if refused.status_code == 400 else refused.status_code
+                response = graphql_error(refused.reason, status=status)
         await response(scope, receive, send)
+
+    def too_large(self) -> Response:
+        return graphql_error(f"The request is larger than {self.max_body} bytes.", status=413)
+
+    async def websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """At most ``max_websockets_per_client`` websockets open at once per client address."""
+        address = client_address(scope) or "unknown"
+        if not self.websockets.admit(address):
+            limit = self.websockets.limit
+            message = (
+                f"This address already has {limit} websockets open, the most one address may "
+                f"open (max_websockets_per_client): close one first."
+            )
+            await refuse_websocket(scope, receive, send, message)
+            return
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.websockets.leave(address)
 
 
 async def healthz(request: Request) -> Response:
@@ -181,7 +281,13 @@ def probe(database: Database) -> None:
     if database.is_postgres:
         import psycopg
 
-        with psycopg.connect(database.url, connect_timeout=3, autocommit=True) as connection:
+        options = database.options
+        with psycopg.connect(
+            database.url,
+            connect_timeout=options.connect_timeout,
+            options=options.postgres_options(),
+            autocommit=True,
+        ) as connection:
             connection.execute("SELECT 1")
         return
     import sqlite3
@@ -191,6 +297,15 @@ def probe(database: Database) -> None:
         lite.execute("SELECT count(*) FROM sqlite_master")
     finally:
         lite.close()
+
+
+async def metrics(request: Request) -> Response:
+    """This process's metrics in the Prometheus text format (``service.api.metrics``)."""
+    runtime: Runtime = request.app.state.runtime
+    body, content_type = await asyncio.get_running_loop().run_in_executor(
+        runtime.executor, runtime.metrics.exposition, request.headers.get("accept", "")
+    )
+    return Response(body, headers={"content-type": content_type})
 
 
 async def index(request: Request) -> Response:
@@ -207,10 +322,11 @@ async def index(request: Request) -> Response:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     holder: dict[str, Runtime] = {}
+    observed = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        runtime = Runtime(settings)
+        runtime = Runtime(settings, observed)
         runtime.hub.bind(asyncio.get_running_loop())
         await asyncio.get_running_loop().run_in_executor(runtime.executor, runtime.start)
         holder["runtime"] = runtime
@@ -225,9 +341,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", index),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
+        Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
         WebSocketRoute("/graphql", graphql),
         Mount("/api/v1", app=rest_app(lambda: holder["runtime"])),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # outermost: every answer (a refused or failed one too) gets its request id and log line
+    logged = Middleware(RequestLog, finished=observed.finished, opened=observed.opened)
+
+    def too_large(scope: Scope, limit: int) -> Response:
+        if scope.get("path") == "/graphql":
+            return graphql.too_large()
+        return problem(BadInput("The request body is too large."), status=413)
+
+    # no body is read past the largest limit, whoever reads it (each reader stops at its own)
+    largest = max(settings.max_body_bytes, settings.max_import_bytes)
+    bodies = Middleware(BodyLimit, limit=largest, refuse=too_large)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[logged, bodies],
+        # unknown paths and wrong methods outside /api/v1 are problems too
+        exception_handlers={RoutingError: http_error},
+    )
     return app

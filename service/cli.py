@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
+from typing import Any
 
 from service.settings import Settings
 from service.settings.reading import PROJECTIONS, SERVE
@@ -66,9 +67,29 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
             f"Papyrus on http://{settings.host}:{settings.port}/graphql "
             f"({masked(settings.database_url)})"
         )
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
+        uvicorn.run(app, **server_options(settings))
         return 0
     return 2
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """What ``papyrus serve`` hands uvicorn besides the app: where to listen, the log lines
+    (``log_format``; uvicorn's access log is off, ``service.api.observability`` logs each
+    request) and the proxies whose forwarded client address is believed."""
+    from service.api.connections import http_protocol
+    from service.api.observability import logging_config
+
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "log_config": logging_config(settings.log_format, settings.log_level),
+        "access_log": False,
+        "proxy_headers": bool(settings.forwarded_allow_ips),
+        "forwarded_allow_ips": list(settings.forwarded_allow_ips),
+        # uvicorn's HTTP protocol with a deadline on request headers (slowloris)
+        "http": http_protocol(settings.header_timeout),
+    }
 
 
 def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> int:

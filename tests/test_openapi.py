@@ -123,7 +123,8 @@ def test_fastapi_defaults_never_leak(sqlite_server) -> None:  # type: ignore[no-
         assert response.status_code == status, (path, response.text)
         assert response.headers["content-type"].startswith("application/problem+json")
         body = response.json()
-        assert set(body) == {"type", "title", "status", "detail", "code"}, body
+        assert set(body) == {"type", "title", "status", "detail", "code", "requestId"}, body
+        assert body["requestId"] == response.headers["x-request-id"]
         assert (body["status"], body["code"]) == (status, code)
     assert client.rest("GET", "/games?limit=500").json()["detail"] == (
         "limit must be between 1 and 200, not 500."

@@ -25,13 +25,16 @@ in ``seats``. Decisions, item by item (the view allow-list of ``view.py`` agains
   it public, and it clears marks, adjustments and Greed).
 * **Gold** (R7.9, D-46): another seat's gold is never shown to others, even though it could be
   reconstructed from the public transactions, so the sandbox must not carry it either (whoever
-  takes that seat in the fork, or anybody once the fork is over, would read it). Every other
-  seat gets as much gold as the forking seats hold (their mean, rounded down), within what the
-  board shows of it: at least its standing bid minus its Favour cards (R9.6 condition 6: the
-  bid stays affordable) and, for the player visibly selling to pay his bid (R9.8), less than
-  that bid. The bank ``ledger`` (not in any view, but in the fork's log once it is over) starts
-  afresh: all the gold held is booked as start gold. Keeping the source's ledger would let
-  anybody subtract their way back to the real total (a review found that).
+  takes that seat in the fork, or anybody once the fork is over, would read it). Nor may it be
+  derived from the forking seats' own gold, which is just as secret: whoever takes an open seat
+  would read it off his own gold (a first version gave every other seat the forking seats' mean
+  gold; a review found that). Every other seat's gold is a function of public information
+  only: the 20 gold every player starts with (R6.4, ``data.START_GOLD``), within what the board
+  shows of it: at least its standing bid minus its Favour cards (R9.6 condition 6: the bid stays
+  affordable) and, for the player visibly selling to pay his bid (R9.8), less than that bid.
+  The bank ``ledger`` (not in any view, but in the fork's log once it is over) starts afresh:
+  all the gold held is booked as start gold. Keeping the source's ledger would let anybody
+  subtract their way back to the real total (a review found that).
 * **Nothing else is hidden**: ``pending`` / ``pending_kind`` (farmers or stones to place),
   ``tomb_paid`` (items already discarded for an extra placement, each discarded face up),
   ``thoth_pending``, ``green``, bids, the board, VP, statues, the Pharaoh and the results are
@@ -112,20 +115,18 @@ def fork_event(state: State, seats: list[int], rng: random.Random) -> Event:
     s.statue_deck = sorted(s.statue_deck, key=data.STATUE_INDEX.__getitem__)
     rng.shuffle(s.statue_deck)
     _redeal_provinces(s, rng)
-    _assume_gold(s, state, seats, others)
+    _assume_gold(s, state, others)
     if s.phase in SECRET_PHASES:
         for x in others:
             clear_commitment(s, x)
     return Event(FORK_DEALT, {"state": snapshot(s)})
 
 
-def _assume_gold(s: State, state: State, seats: list[int], others: list[int]) -> None:
-    """D-46: other seats' gold from what the forking seats know (module docstring)."""
-    mine = [s.gold[x] for x in sorted(set(seats)) if 0 <= x < s.seats]
-    base = sum(mine) // len(mine) if mine else data.START_GOLD
+def _assume_gold(s: State, state: State, others: list[int]) -> None:
+    """D-46: other seats' gold from public information only (module docstring)."""
     selling = payer(state)  # public: that player is seen selling to pay (R9.8)
     for x in others:
-        gold = base
+        gold = data.START_GOLD
         card = s.bid_on[x]
         if s.phase in ("auction", "resolution") and card != NONE and s.standing[card] == x:
             gold = max(gold, s.bid_value[x] - hand_size(s, x))

@@ -234,7 +234,7 @@ class AmunReRules:
     def fork(self, state: State, seats: list[int], rng: random.Random) -> Event:
         """Forks: a sandbox from ``state`` as ``seats`` see it (``fork.py``: hidden cards,
         tiles, decks and the others' secret commitments re-dealt; the others' gold assumed from
-        what the seats know, D-46)."""
+        public information only, never from the forking seats' own gold, D-46)."""
         return fork.fork_event(state, seats, rng)
 
     def is_irreversible(self, event: Event) -> bool:

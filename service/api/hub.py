@@ -1,4 +1,6 @@
-"""Wakes live subscribers when a game has new events (in this process or, via polling, another).
+"""Wakes live subscribers when a game has new events, recorded in this process (the application
+calls ``notify`` after each save) or in another (the store's feed calls it: LISTEN/NOTIFY on
+PostgreSQL, one poll of the notification log per process on SQLite).
 
 The hub carries no event data: a woken subscriber reads the new events from the store after the
 last version it delivered, so delivery is exactly once and in order whatever the wake-ups.
@@ -51,6 +53,10 @@ class Hub:
 
     def release_lobby(self, queue: asyncio.Queue[tuple[str, int]]) -> None:
         self._lobby.discard(queue)
+
+    def subscriptions(self) -> int:
+        """Live subscribers in this process (game event streams and lobby watchers)."""
+        return sum(len(w) for w in list(self._waiters.values())) + len(self._lobby)
 
     def waiter(self, game_id: str) -> asyncio.Event:
         event = asyncio.Event()

@@ -1,8 +1,19 @@
-"""Players: open registration and bearer-token authentication (API.md "Players").
+"""Players: registration, bearer tokens (sign-in, rotation, logout) and account deletion
+(API.md "Players"; README "Accounts").
 
 A token is shown once and stored only as its hash; a ``Credential`` keyed by a UUID derived from
-that hash points at the player, so a token is resolved with one read. Signed-in callers are
-remembered per process (a miss costs two reads).
+that hash points at the player, so a token is resolved with one read. A player has one live
+token at a time: ``rotate_token`` replaces it (the old one is revoked), ``log_out`` revokes it,
+``delete_account`` revokes it and deletes the account. Each is one save of the player and the
+credentials together, so two of them racing on one token cannot both win.
+
+Every authenticated request reads its credential from the store (one query of the events
+stored since the cached copy, so a revocation saved by any process is seen at once); only the
+player behind a credential is remembered per process.
+
+Names are checked before they are stored (``check_name``): trimmed, at most
+``MAX_NAME_LENGTH`` characters, no control or invisible formatting characters (bidirectional
+overrides included), and none that passes for the server, a bot or a deleted player.
 """
 
 from __future__ import annotations
@@ -10,72 +21,246 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import unicodedata
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
-from service.app.caller import SPECTATOR, Caller
-from service.app.errors import BadInput, Unauthenticated
+from domain.redaction import DELETED_PLAYER
+from service.app.caller import SPECTATOR, Caller, require_player
+from service.app.errors import BadInput, Forbidden, Unauthenticated
+from service.app.limits import Limiter
+from service.app.redaction import Redaction
 from service.store import Credential, Player, credential_id, token_hash
 from service.store.database import Store
 
 MAX_NAME_LENGTH = 40
-#: signed-in callers remembered per process
+#: signed-in players remembered per process (token hash -> caller)
 TOKEN_CACHE = 10_000
+#: Unicode categories no name may contain: controls, formatting (bidirectional overrides,
+#: zero-width characters...), surrogates, private use, unassigned, line and paragraph breaks
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: names that would pass for the server or its staff (compared case- and width-insensitively)
+RESERVED_NAMES = frozenset(
+    {
+        "system",
+        "papyrus",
+        "admin",
+        "administrator",
+        "moderator",
+        "server",
+        "bot",
+        "spectator",
+        DELETED_PLAYER.casefold(),
+    }
+)
+#: bots are named ``Bot (<strategy>)`` (``service.app.seating``)
+BOT_NAME = re.compile(r"bot\s*\(")
+
+#: the open games a player is seated at (ids), from the read models
+Seated = Callable[[str], list[str]]
+
+
+def check_name(name: str) -> str:
+    """The name as it is stored (trimmed, inner spaces collapsed, NFC), or ``BAD_INPUT``."""
+    for position, character in enumerate(name, start=1):
+        if unicodedata.category(character) in REFUSED_CATEGORIES:
+            described = unicodedata.name(character, "a control character")
+            raise BadInput(
+                "A player name must not contain control or invisible formatting characters: "
+                f"found U+{ord(character):04X} ({described}) at position {position}."
+            )
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not cleaned:
+        raise BadInput("A player name must not be empty (spaces alone do not count).")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise BadInput(
+            f"A player name has at most {MAX_NAME_LENGTH} characters; this one has {len(cleaned)}."
+        )
+    folded = unicodedata.normalize("NFKC", cleaned).casefold()
+    if BOT_NAME.match(folded):
+        raise BadInput("Names starting with 'Bot (' are reserved for the server's bots.")
+    if " ".join(folded.split()) in RESERVED_NAMES:
+        raise BadInput(
+            f"The name {cleaned!r} is reserved: a player may not pass for the server or for "
+            "a deleted player."
+        )
+    return cleaned
 
 
 class Accounts:
-    """Registration and authentication of players, over one ``Store``."""
+    """Registration, authentication, tokens and deletion of players, over one ``Store``.
 
-    def __init__(self, store: Store) -> None:
+    ``limiter`` counts failed authentications (``service.app.limits``); ``redaction`` learns of
+    deletions at once; ``seated`` tells which open or running games a player holds a seat at
+    (an account is not deleted while it does)."""
+
+    def __init__(
+        self,
+        store: Store,
+        limiter: Limiter | None = None,
+        redaction: Redaction | None = None,
+        seated: Seated | None = None,
+    ) -> None:
         self.store = store
+        self.limiter = limiter or Limiter()
+        self.redaction = redaction or Redaction(store)
+        self.seated = seated
         self._tokens: OrderedDict[str, Caller] = OrderedDict()  # token hash -> caller (LRU)
         self._tokens_lock = threading.Lock()
 
+    # -- registration and sign-in ---------------------------------------------------------------
+
     def register_player(self, name: str) -> tuple[Caller, str]:
-        name = " ".join(name.split())
-        if not name:
-            raise BadInput("A player name must not be empty.")
-        if len(name) > MAX_NAME_LENGTH:
-            raise BadInput(f"A player name has at most {MAX_NAME_LENGTH} characters.")
+        name = check_name(name)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         player = Player(name=name, token_hash=hashed)
         credential = Credential(token_hash=hashed, player_id=str(player.id))
         self.store.save(player, credential)
-        return Caller(str(player.id), name), token
+        return Caller(str(player.id), name, hashed), token
 
-    def authenticate(self, authorization: str | None) -> Caller:
-        """The caller named by an ``Authorization: Bearer <token>`` value (spectator if none)."""
+    def authenticate(self, authorization: str | None, address: str | None = None) -> Caller:
+        """The caller named by an ``Authorization: Bearer <token>`` value (spectator if none).
+        ``address``: the client's, which failed authentications are counted against."""
         if authorization is None or not authorization.strip():
             return SPECTATOR
+        self.limiter.refuse_locked_out(address)
+        try:
+            return self._resolve(authorization)
+        except Unauthenticated:
+            self.limiter.failed_authentication(address)  # RATE_LIMITED past the limit
+            raise
+
+    def _resolve(self, authorization: str) -> Caller:
         match = re.fullmatch(r"\s*Bearer\s+(\S+)\s*", authorization, flags=re.IGNORECASE)
         if match is None:
             raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
         hashed = token_hash(match.group(1))
+        try:
+            credential: Any = self.store.repository.get(credential_id(hashed))
+        except AggregateNotFoundError:
+            raise Unauthenticated("This token is not valid; register to get one.") from None
+        if getattr(credential, "revoked", False):
+            self._forget(hashed)
+            raise Unauthenticated(
+                "This token was revoked (logout, rotateToken or deleteAccount): send your "
+                "current token, or register again."
+            )
         with self._tokens_lock:
             known = self._tokens.get(hashed)
             if known is not None:
                 self._tokens.move_to_end(hashed)
-        if known is not None:
-            return known
+                return known
         try:
-            credential: Any = self.store.repository.get(credential_id(hashed))
             player: Any = self.store.repository.get(uuid.UUID(credential.player_id))
         except AggregateNotFoundError:
             raise Unauthenticated("This token is not valid; register to get one.") from None
-        caller = Caller(str(player.id), player.name)
+        if getattr(player, "deleted", False):
+            raise Unauthenticated("This account was deleted.")
+        caller = Caller(str(player.id), player.name, hashed)
         with self._tokens_lock:
             self._tokens[hashed] = caller
             while len(self._tokens) > TOKEN_CACHE:
                 self._tokens.popitem(last=False)
         return caller
 
+    def _forget(self, hashed: str | None) -> None:
+        if hashed is None:
+            return
+        with self._tokens_lock:
+            self._tokens.pop(hashed, None)
+
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def rotate_token(self, caller: Caller) -> tuple[Caller, str]:
+        """A new token for the caller; the one they sent stops working at once."""
+        player, credential = self._session(caller)
+        token = secrets.token_urlsafe(32)
+        hashed = token_hash(token)
+        fresh = Credential(token_hash=hashed, player_id=str(player.id))
+        credential.revoke("rotated")
+        player.rotate_token(hashed)
+        self._save(player, credential, fresh)
+        self._forget(caller.token_hash)
+        return Caller(str(player.id), player.name, hashed), token
+
+    def log_out(self, caller: Caller) -> bool:
+        """Revoke the token the caller sent (it was their only one: they are signed out)."""
+        player, credential = self._session(caller)
+        credential.revoke("logged out")
+        if player.token_hash == caller.token_hash:
+            player.log_out()
+        self._save(player, credential)
+        self._forget(caller.token_hash)
+        return True
+
+    def delete_account(self, caller: Caller) -> bool:
+        """Delete the caller's account: their token stops working and their name is shown as
+        ``DELETED_PLAYER`` on every read path (their finished games stay, and verify).
+        Refused while they hold a seat at a game that is not over."""
+        player, credential = self._session(caller)
+        games = self.seated(str(player.id)) if self.seated is not None else []
+        if games:
+            listed = ", ".join(games[:5]) + (" and more" if len(games) > 5 else "")
+            raise Forbidden(
+                f"You hold a seat at {len(games)} game{'s' if len(games) != 1 else ''} that "
+                f"{'are' if len(games) != 1 else 'is'} not over ({listed}): finish or abandon "
+                f"{'them' if len(games) != 1 else 'it'} (abandonGame) before deleting your "
+                "account."
+            )
+        revoked = [credential]
+        live = player.token_hash
+        if live is not None and live != caller.token_hash:  # a token the caller did not send
+            other: Any = self._get(credential_id(live))
+            if other is not None and not getattr(other, "revoked", False):
+                revoked.append(other)
+        for each in revoked:
+            each.revoke("account deleted")
+        player.delete()
+        self._save(player, *revoked)
+        self.redaction.add(str(player.id))
+        self._forget(caller.token_hash)
+        return True
+
+    def _session(self, caller: Caller) -> tuple[Any, Any]:
+        """The caller's player and the credential of the token they sent (fresh copies)."""
+        require_player(caller)
+        assert caller.player_id is not None
+        credential = self._get(credential_id(caller.token_hash or ""))
+        player = self._get(uuid.UUID(caller.player_id))
+        if credential is None or player is None or getattr(credential, "revoked", False):
+            raise Unauthenticated("This token was revoked meanwhile: send your current one.")
+        return player, credential
+
+    def _get(self, ident: uuid.UUID) -> Any:
+        try:
+            return self.store.repository.get(ident)
+        except AggregateNotFoundError:
+            return None
+
+    def _save(self, *aggregates: Any) -> None:
+        """One transaction; another change of the same token or player saved first loses us
+        the race (the version key): the token is no longer what the caller sent."""
+        try:
+            self.store.save(*aggregates)
+        except IntegrityError:
+            raise Unauthenticated(
+                "This token was changed by another request at the same time: send your current one."
+            ) from None
+
+    # -- names ----------------------------------------------------------------------------------
+
     def player_name(self, player_id: str) -> str | None:
         try:
-            name: str = self.store.repository.get(uuid.UUID(player_id)).name
-            return name
+            player: Any = self.store.repository.get(uuid.UUID(player_id))
         except (AggregateNotFoundError, ValueError):
             return None
+        if getattr(player, "deleted", False):
+            return DELETED_PLAYER
+        name: str | None = getattr(player, "name", None)
+        return name

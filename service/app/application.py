@@ -1,7 +1,9 @@
 """The application: one object per job, wired over one event store (what transports call).
 
 =============  ==========================================================================
-``accounts``   registration and authentication (``Accounts``)
+``accounts``   registration, authentication, tokens, account deletion (``Accounts``)
+``limits``     rate limits, counted in the database (``Limiter``)
+``redaction``  deleted players' names, left out of everything shown (``Redaction``)
 ``tables``     the load-decide-save loop and the reads of games and their logs (``Tables``)
 ``seating``    opening, filling, starting and abandoning tables (``Seating``)
 ``play``       one player action (``Play``)
@@ -17,14 +19,19 @@ Queries on the read models (lobby, summaries, profiles, ratings, statistics) are
 
 from __future__ import annotations
 
+from typing import cast
+
 from service.app.accounts import Accounts
 from service.app.archive import Archive
 from service.app.audit import Audit
 from service.app.breaker import Breaker
+from service.app.errors import Unavailable
 from service.app.forks import Forks
+from service.app.limits import Limiter
 from service.app.play import Play
+from service.app.redaction import RedactedReadModels, Redaction
 from service.app.seating import Seating
-from service.app.tables import Listener, Tables
+from service.app.tables import Listener, Observer, Tables
 from service.app.undo import Undo
 from service.readmodels import ReadModels
 from service.store.database import Store
@@ -33,10 +40,20 @@ from service.store.database import Store
 class Application:
     """Commands and queries on players, games and their logs, over one ``Store``."""
 
-    def __init__(self, store: Store, readmodels: ReadModels | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        readmodels: ReadModels | None = None,
+        observer: Observer | None = None,
+        limiter: Limiter | None = None,
+    ) -> None:
+        """``observer``: told of store and ``act`` timings (the server's metrics);
+        ``limiter``: the rate limits (none by default)."""
         self.store = store
-        self.accounts = Accounts(store)
-        self.tables = Tables(store)
+        self.limiter = limiter or Limiter()
+        self.redaction = Redaction(store)
+        self.accounts = Accounts(store, self.limiter, self.redaction, self._seated)
+        self.tables = Tables(store, observer, self.redaction)
         self.seating = Seating(self.tables)
         self.play = Play(self.tables)
         self.undo = Undo(self.tables)
@@ -48,9 +65,24 @@ class Application:
 
     @property
     def readmodels(self) -> ReadModels:
+        """The read models as callers are shown them (deleted players' names redacted)."""
         if self._readmodels is None:
             raise RuntimeError("This application was built without its read models.")
-        return self._readmodels
+        return cast(ReadModels, RedactedReadModels(self._readmodels, self.redaction))
+
+    def _seated(self, player_id: str) -> list[str]:
+        """The games not over yet where ``player_id`` holds a seat (read models brought up to
+        the store first, so that a seat taken a moment ago counts)."""
+        models = self._readmodels
+        if models is None:
+            return []
+        if not models.wait_for(models.store_position(), timeout=5.0):
+            raise Unavailable("The read models are behind the store; try again in a moment.")
+        return [
+            row["game_id"]
+            for status in ("OPEN", "ACTIVE")
+            for row in models.summaries(player_id=player_id, status=status, limit=20)
+        ]
 
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version)`` is called after each successful save here."""

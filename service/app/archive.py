@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from domain import redaction
 from domain import table as tables
 from domain.log import Entry
 from domain.registry import KINDS, rules_for
@@ -44,12 +45,23 @@ class Archive:
         self.audit = audit
 
     def export(self, game_id: str) -> dict[str, Any]:
+        """The finished game as one document. Deleted players' names are redacted in it; the
+        entries whose hash covered such a name are listed in ``redacted``, so that the
+        document still verifies (``domain.redaction``)."""
         game = self.tables.get(game_id)
         table = game.table
         if table.status != tables.FINISHED:
             raise GameNotActive("Only a finished game can be exported (its secrets are revealed).")
         assert table.outcome is not None
-        return {
+        stored = self.tables.stored_events(game_id)
+        shown = self.tables.shown(stored)
+        erased = {
+            e.version
+            for s, e in zip(stored, shown, strict=True)
+            if e is not s and redaction.is_sealed_name(s)
+        }
+        redacted = sorted(erased | set(getattr(game, "redacted", None) or []))
+        document: dict[str, Any] = {
             "format": EXPORT_FORMAT,
             "formatVersion": EXPORT_VERSION,
             "kind": table.kind,
@@ -57,6 +69,7 @@ class Archive:
             "options": table.options,
             "rulesVersion": table.rules_version,
             "seed": table.seed,
+            "seedSalt": table.seed_salt,
             "seedCommitment": table.seed_commitment,
             "players": [
                 {"seat": s, "name": h.name if h else None, "bot": h.bot if h else None}
@@ -67,16 +80,17 @@ class Archive:
                 "winners": table.outcome.winners,
                 "ranks": table.outcome.ranks,
             },
-            "events": [
-                {name: getattr(e, name) for name in ENTRY_FIELDS}
-                for e in self.tables.events(game_id)
-            ],
+            "events": [{name: getattr(e, name) for name in ENTRY_FIELDS} for e in shown],
         }
+        if redacted:
+            document["redacted"] = redacted
+        return document
 
     def import_game(self, caller: Caller, document: Any) -> GameTable:
         require_player(caller)
         entries = parse_document(document)
-        finding = self.audit.check(entries, trusted=False)
+        redacted = parse_redacted(document, entries)
+        finding = self.audit.check(entries, trusted=False, redacted=redacted)
         if not finding.ok:
             raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
         table = tables.start(entries[0])
@@ -98,6 +112,7 @@ class Archive:
             ("seats", table.seats),
             ("options", table.options),
             ("seed", table.seed),
+            ("seedSalt", table.seed_salt),  # null (or absent) in logs older than salts
             ("seedCommitment", table.seed_commitment),
             ("rulesVersion", table.rules_version),
         ):
@@ -112,6 +127,7 @@ class Archive:
             command=first.command,
             at=datetime.fromisoformat(first.at),
             imported_by=caller.player_id,
+            redacted=redacted,
         )
         for entry in entries[1:]:
             game.record(
@@ -122,11 +138,27 @@ class Archive:
                 action=entry.action,
                 actor=entry.actor,
                 at=datetime.fromisoformat(entry.at),
+                recorded_hash=entry.hash if entry.version in redacted else None,
             )
         if game.table.last_hash != entries[-1].hash:  # the chain must come out identical
             raise BadInput("The events do not reproduce their hashes.")
         self.tables.save_new(game)
         return game
+
+
+def parse_redacted(document: dict[str, Any], entries: list[Entry]) -> list[int]:
+    """The versions a document lists as ``redacted`` whose entries hold a sealed name that was
+    erased (only those are taken as recorded: any other entry is checked by its hash)."""
+    listed = document.get("redacted", [])
+    if not isinstance(listed, list) or not all(
+        type(v) is int and 1 <= v <= len(entries) for v in listed
+    ):
+        raise BadInput('"redacted" must be a list of the versions of events in the document.')
+    return sorted(
+        v
+        for v in set(listed)
+        if redaction.is_sealed_name(entries[v - 1]) and redaction.is_redacted(entries[v - 1])
+    )
 
 
 def parse_document(document: Any) -> list[Entry]:

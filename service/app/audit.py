@@ -7,7 +7,7 @@ start is checked against its source game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from domain import audit
@@ -28,13 +28,19 @@ class Audit:
         self.tables = tables_
 
     def entries(self, game_id: str) -> list[Entry]:
-        return self.tables.events(game_id)
+        """The log exactly as recorded (names of deleted players included: the hashes cover
+        the names of entries older than ``domain.redaction``'s unsealed ones)."""
+        return self.tables.stored_events(game_id)
 
     def verify(self, game_id: str) -> audit.Finding:
-        trusted = self.tables.get(game_id).imported_by is None  # this server wrote the log
-        return self.check(self.entries(game_id), trusted=trusted)
+        game = self.tables.get(game_id)
+        trusted = game.imported_by is None  # this server wrote the log
+        redacted = getattr(game, "redacted", None) or []  # an imported copy's erased names
+        return self.check(self.entries(game_id), trusted=trusted, redacted=redacted)
 
-    def check(self, entries: list[Entry], *, trusted: bool) -> audit.Finding:
+    def check(
+        self, entries: list[Entry], *, trusted: bool, redacted: Collection[int] = ()
+    ) -> audit.Finding:
         """``domain.audit.verify``, and for a fork, that its start is what its source gives:
         the source's events up to the fork's version (a finished source), or the position the
         rules deal from the source at that version with the fork's seed (so the fork's
@@ -44,8 +50,9 @@ class Audit:
         only against a source that is on this server and finished. Comparing it with a
         running source would answer guesses about that game's secrets (a forged fork that keeps
         every seat would be checked against every hand), and without its source a fork's start
-        could be anything."""
-        finding = audit.verify(entries, rules_for)
+        could be anything. ``redacted``: entries whose sealed names were erased before the log
+        came here (``domain.redaction``)."""
+        finding = audit.verify(entries, rules_for, frozenset(redacted))
         source = entries[0].data.get("forked_from")
         if not finding.ok or source is None:
             return finding

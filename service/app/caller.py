@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from service.app.errors import Unauthenticated
 
@@ -13,6 +13,8 @@ class Caller:
 
     player_id: str | None = None
     name: str | None = None
+    token_hash: str | None = field(default=None, repr=False, compare=False)
+    """The hash of the token the player signed in with (logout and rotation revoke it)."""
 
     @property
     def is_player(self) -> bool:

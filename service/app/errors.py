@@ -60,3 +60,14 @@ class GameNotActive(PapyrusError):
 
 class Unavailable(PapyrusError):
     code = "UNAVAILABLE"
+
+
+class RateLimited(PapyrusError):
+    """Too many requests of one kind from one player or address in the current window;
+    ``retry_after``: whole seconds until the window ends (the ``Retry-After`` header)."""
+
+    code = "RATE_LIMITED"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

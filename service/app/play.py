@@ -8,6 +8,7 @@ id that makes a retry with the same idempotency key answer what the first attemp
 from __future__ import annotations
 
 import copy
+import time
 import uuid
 from typing import Any
 
@@ -16,11 +17,12 @@ from domain.contract import Rules, RulesError
 from domain.engine import play
 from domain.randomness import rng_for
 from domain.registry import rules_for
+from service.app import views
 from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
 from service.app.tables import AlreadyDone, Recorded, Tables, finish_if_over, record_steps
-from service.store import GameTable
+from service.store import GameTable, is_store_failure
 
 MAX_KEY_LENGTH = 200
 
@@ -39,6 +41,30 @@ class Play:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> tuple[GameTable, list[Recorded]]:
+        """The action, timed for the tables' observer with the game's kind and the seat."""
+        acting: list[Any] = ["unknown", None]  # the game's kind and the acting seat, once known
+        started, code = time.perf_counter(), "OK"
+        try:
+            return self._act(caller, game_id, action, expected_version, idempotency_key, acting)
+        except PapyrusError as refused:
+            code = refused.code
+            raise
+        except Exception as failure:
+            code = "UNAVAILABLE" if is_store_failure(failure) else "INTERNAL"
+            raise
+        finally:
+            kind, seat = acting
+            self.tables.observer.acted(kind, seat, code, time.perf_counter() - started)
+
+    def _act(
+        self,
+        caller: Caller,
+        game_id: str,
+        action: Any,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        acting: list[Any],
+    ) -> tuple[GameTable, list[Recorded]]:
         require_player(caller)
         assert caller.player_id is not None
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -49,6 +75,7 @@ class Play:
         span: list[int] = []
 
         def decide(game: GameTable) -> None:
+            acting[0] = game.table.kind
             if command in game.commands:
                 raise AlreadyDone
             table = game.table
@@ -59,15 +86,16 @@ class Play:
                 raise GameNotActive(f"This game is {table.status.lower()}; no action is possible.")
             rules = rules_for(table.kind)
             seat = pick_seat(rules, table.game, seats)
-            if (
-                expected_version is not None
-                and expected_version != game.version
-                and not self._simultaneous_since(game, seat, expected_version)
-            ):
-                raise Conflict(
-                    f"The game is at version {game.version}, not {expected_version}: "
-                    "reload it and decide again."
-                )
+            acting[1] = seat
+            if expected_version is not None:
+                log = views.timeline(self.tables, game, caller)  # the caller's log's numbers
+                if expected_version != log.version and not self._simultaneous_since(
+                    game, seat, log, expected_version
+                ):
+                    raise Conflict(
+                        f"The game is at version {log.version}, not {expected_version}: "
+                        "reload it and decide again."
+                    )
             first = game.version + 1
             try:
                 steps, _ = play(
@@ -91,18 +119,28 @@ class Play:
             return self.tables.get(game_id), self.tables.span(game_id, first, last)
         return game, [e for e in saved if span[0] <= e.version <= span[1]]
 
-    def _simultaneous_since(self, game: GameTable, seat: int, version: int) -> bool:
-        """Not a real conflict: since ``version`` only *other* seats acted in a simultaneous
-        step in which ``seat`` already had to act, and nothing was drawn or revealed, so the
-        caller decided on what is still true (Amun-Re's secret offering, API.md ``act``)."""
+    def _simultaneous_since(
+        self, game: GameTable, seat: int, log: views.Timeline, number: int
+    ) -> bool:
+        """Not a real conflict: since the caller's entry ``number`` only *other* seats acted in
+        a simultaneous step in which ``seat`` already had to act, and nothing was drawn or
+        revealed, so the caller decided on what is still true (Amun-Re's secret offering,
+        API.md ``act``). Entries the caller does not see (other seats' private steps, and their
+        undos) never make a conflict: they change nothing it sees."""
         table = game.table
-        if not 0 < version < game.version or version < table.barrier:
+        if not 0 < number < log.version:
             return False
-        since = [e for e in table.history if e.version > version]
-        if len(since) != game.version - version:  # a table step (an undo...) came in between
+        version = log.version_of(number)
+        if version < table.barrier:
             return False
-        if any(e.by_seat is None or e.by_seat == seat for e in since):
-            return False
+        kept = {e.version: e for e in table.history if e.version > version}
+        for later in range(version + 1, game.version + 1):
+            entry = kept.get(later)
+            if entry is None:  # a table step (an undo...) or an entry undone since
+                if log.sees(later):
+                    return False
+            elif entry.by_seat is None or entry.by_seat == seat:
+                return False
         past = self.tables.past(game, version)
         active = rules_for(table.kind).active_seats(past.table.game) if past.table.game else []
         return len(active) > 1 and seat in active

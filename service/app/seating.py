@@ -3,6 +3,10 @@
 A table is open until its last seat is taken; then the game starts by itself in the same
 command: the rules' setup, then every automatic step, all drawn from the table's secret seed.
 A fork starts from its source instead (``start_fork``).
+
+The server draws every table's secret salt, and the seed of every table whose creator chose none,
+from a CSPRNG (``secrets``); a creator-chosen seed (tests, reproducible sandboxes) makes the
+table unranked (``domain.table.why_unranked``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from domain import table as tables
 from domain.audit import FORK
 from domain.contract import JSON, Event, Rules, RulesError
 from domain.engine import deal_fork, run_automatic
-from domain.randomness import commitment, rng_for
+from domain.randomness import SALT_BYTES, rng_for
+from domain.redaction import UNSEALED, unsealed
 from domain.registry import KINDS, rules_for
 from service.app.bots import check_strategy, run_bots
 from service.app.caller import Caller, require_player
@@ -111,7 +116,10 @@ class Seating:
         game.record(
             Event(
                 tables.SEAT_TAKEN,
-                {"seat": seat, "player_id": player_id, "name": name, "bot": bot},
+                {"seat": seat, "player_id": player_id, "name": name, "bot": bot}
+                # a player's name is left out of the hash, so that deleting the account can
+                # erase it (``domain.redaction``); a bot's stays sealed
+                | ({UNSEALED: unsealed(tables.SEAT_TAKEN)} if player_id is not None else {}),
                 seat,
             ),
             actor=player_id,
@@ -136,7 +144,14 @@ class Seating:
             if table.status == tables.ACTIVE and not seated:
                 raise Forbidden("Only a seated player may abandon a running game.")
             game.record(
-                Event(tables.GAME_ABANDONED, {"reason": reason or "abandoned", "by": caller.name}),
+                Event(
+                    tables.GAME_ABANDONED,
+                    {
+                        "reason": reason or "abandoned",
+                        "by": caller.name,
+                        UNSEALED: unsealed(tables.GAME_ABANDONED),  # erasable: see ``seat``
+                    },
+                ),
                 actor=caller.player_id,
             )
 
@@ -195,7 +210,10 @@ def new_table(
     undo_allowed: bool = True,
     forked_from: JSON | None = None,
 ) -> GameTable:
-    """An open table created by ``caller`` (not saved yet); a fresh secret seed if none."""
+    """An open table created by ``caller`` (not saved yet). The salt of its commitment is always
+    fresh secret entropy; the seed too unless the creator chose one (the table is then unranked).
+    """
+    chosen = seed is not None
     seed = seed if seed is not None else secrets.token_hex(16)
     rules = rules_for(kind)
     opened = tables.created(
@@ -203,10 +221,11 @@ def new_table(
         seats,
         options,
         seed,
-        commitment(seed),
+        secrets.token_hex(SALT_BYTES),
         caller.player_id,
         rules.version,
         undo_allowed=undo_allowed,
         forked_from=forked_from,
+        seed_chosen=chosen,
     )
     return open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)

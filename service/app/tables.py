@@ -11,9 +11,11 @@ finds its original result in the game it already changed.
 from __future__ import annotations
 
 import threading
+import time
 import uuid
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -27,10 +29,35 @@ from service.app.errors import BadInput, Conflict, NotFound
 from service.store import GameTable, entry_of
 from service.store.database import Store
 
+if TYPE_CHECKING:
+    from service.app.redaction import Redaction
+
 MAX_RETRIES = 8
 
 Recorded = Entry  # a stored event, as read back from the log
 Listener = Callable[[str, int], None]
+
+
+class Observer(Protocol):
+    """Whoever watches the application work (the server's metrics and request logs); the
+    application only reports what it did and how long it took."""
+
+    def stored(self, operation: str, seconds: float) -> None:
+        """The store answered ``operation`` (``load``, ``events`` or ``save``)."""
+
+    def acted(self, kind: str, seat: int | None, code: str, seconds: float) -> None:
+        """An ``act`` command ended with ``code`` (``OK`` or an error code) on a game of
+        ``kind`` (``unknown`` when it failed before the game was loaded)."""
+
+
+class Unobserved:
+    """The observer of an application nobody watches."""
+
+    def stored(self, operation: str, seconds: float) -> None:
+        pass
+
+    def acted(self, kind: str, seat: int | None, code: str, seconds: float) -> None:
+        pass
 
 
 class AlreadyDone(Exception):
@@ -42,8 +69,16 @@ class AlreadyDone(Exception):
 class Tables:
     """Loading, deciding on and saving game tables, over one ``Store``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        observer: Observer | None = None,
+        redaction: Redaction | None = None,
+    ) -> None:
+        """``redaction``: deleted players' names are shown by no read of a game here."""
         self.store = store
+        self.observer: Observer = observer or Unobserved()
+        self.redaction = redaction
         self._listeners: list[Listener] = []
         self._game_locks = [threading.Lock() for _ in range(64)]
 
@@ -61,15 +96,27 @@ class Tables:
             raise missing(game_id) from None
         if not isinstance(game, GameTable):
             raise missing(game_id)
-        return game
+        return self._shown(game)
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Recorded]:
-        """Stored events after version ``after`` (one query; the game is not loaded)."""
+        """Stored events after version ``after`` as they are shown (one query; the game is not
+        loaded): an entry that names a deleted player names ``DELETED_PLAYER``."""
+        return self.shown(self.stored_events(game_id, after, limit))
+
+    def shown(self, entries: list[Recorded]) -> list[Recorded]:
+        """Stored entries as they are shown (deleted players' names redacted)."""
+        return entries if self.redaction is None else self.redaction.entries(entries)
+
+    def stored_events(
+        self, game_id: str, after: int = 0, limit: int | None = None
+    ) -> list[Recorded]:
+        """Stored events after version ``after``, exactly as recorded (audits: the hashes)."""
         try:
             ident = uuid.UUID(str(game_id))
         except ValueError:
             raise missing(game_id) from None
-        stored = list(self.store.events.get(ident, gt=after, limit=limit))
+        with self._timed("events"):
+            stored = list(self.store.events.get(ident, gt=after, limit=limit))
         if (not stored and after == 0) or not all(
             isinstance(e, GameTable.Opened | GameTable.Recorded) for e in stored
         ):  # the id of a player, say, is not the id of a game
@@ -84,13 +131,17 @@ class Tables:
         game = self.get(game_id)
         if not 1 <= version <= game.version:
             raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
-        past: GameTable = self.store.repository.get(game.id, version=version)
-        return past
+        return self.past(game, version)
 
     def past(self, game: GameTable, version: int) -> GameTable:
         """``game`` as it was at ``version`` (which the caller knows to exist)."""
-        past: GameTable = self.store.repository.get(game.id, version=version)
-        return past
+        with self._timed("load"):
+            past: GameTable = self.store.repository.get(game.id, version=version)
+        return self._shown(past)
+
+    def _shown(self, game: GameTable) -> GameTable:
+        """A private copy of a game with deleted players' names redacted from its seats."""
+        return game if self.redaction is None else self.redaction.game(game)
 
     # -- writes -------------------------------------------------------------------------------
 
@@ -114,13 +165,15 @@ class Tables:
 
     def save_new(self, game: GameTable) -> None:
         """Store a table made by a command that creates one, and tell the subscribers."""
-        self.store.save(game)
+        with self._timed("save"):
+            self.store.save(game)
         self._saved(game)
 
     def _try_save(self, game: GameTable) -> list[Recorded] | None:
         """The saved events, or ``None`` when another writer got there first."""
         try:
-            recordings = self.store.save(game)
+            with self._timed("save"):
+                recordings = self.store.save(game)
         except IntegrityError:
             return None
         self._saved(game)
@@ -134,8 +187,17 @@ class Tables:
         """A private copy of the cached aggregate. The cache fast-forwards its aggregate in
         place, and the library copies it after releasing its own lock: both happen here under
         one lock per game, so no copy is taken half-way through a fast-forward."""
-        with self._game_locks[ident.int % len(self._game_locks)]:
+        with self._game_locks[ident.int % len(self._game_locks)], self._timed("load"):
             return self.store.repository.get(ident)
+
+    @contextmanager
+    def _timed(self, operation: str) -> Iterator[None]:
+        """Tell the observer how long the store took (failures included)."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.observer.stored(operation, time.perf_counter() - started)
 
 
 def missing(game_id: str) -> NotFound:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from domain import table as tables
 from domain import undo
 from domain.contract import Event
+from service.app import views
 from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Forbidden, PapyrusError
@@ -36,8 +37,14 @@ class Undo:
             seats = table.seats_of(caller.player_id or "")
             if not seats:
                 raise Forbidden("Only a seated player may ask to take actions back.")
-            seat, target = undo_target(table, seats, to_version)
-            verdict = undo.judge(table, seat, target)
+            log = views.timeline(self.tables, game, caller)  # versions: its log's numbers
+            wanted = to_version
+            if wanted is not None and wanted >= 0:
+                wanted = log.position(wanted)
+            seat, target = undo_target(table, seats, wanted)
+            verdict = undo.judge(table, seat, target, log.number)
+            if verdict.allowed and undo.leaves_simultaneous_step(table, seat, target):
+                verdict = undo.refuse(undo.SIMULTANEOUS)
             if not verdict.allowed:
                 if not table.undo_allowed:
                     raise Forbidden(verdict.reason)
@@ -109,7 +116,7 @@ def take_back(
     game: GameTable, seat: int, to_version: int, request: int | None, actor: str | None
 ) -> None:
     """Record the undo of every entry after ``to_version``; the bots then play on."""
-    undone = [e.version for e in game.table.history if e.version > to_version]
+    undone = undo.undone_by(game.table, seat, to_version)
     game.record(
         Event(
             tables.ACTIONS_UNDONE,

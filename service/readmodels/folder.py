@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import table as tables
+from domain import visibility
 from domain.log import Entry
 from domain.registry import rules_for
 from service.store import entry_of, imported_by
@@ -31,6 +32,12 @@ class Step:
     forked_from: dict[str, Any] | None
     imported: bool = False
     """A copy of a game played elsewhere (``importGame``): it does not count again."""
+    unranked_reason: str | None = None
+    """Why the game counts in no profile, rating or statistic (``domain.table.why_unranked``:
+    an imported copy, a fork, a seed the creator chose); ``None`` if it counts."""
+    visible: bool = True
+    """The entry is part of a spectator's log while the game runs (``domain.visibility``:
+    not a seat's private step)."""
 
 
 class Folder:
@@ -53,12 +60,15 @@ class Folder:
                 table = self._load(game_id, entry.version - 1)
         rules = rules_for(table.kind)
         before = scores_of(table, rules)
+        undone = {e.version: e for e in table.history if entry.type == tables.ACTIONS_UNDONE}
+        visible = visibility.sees(rules, entry, [None], False, undone.get)
         if entry.version != 1:
             table = tables.evolve(table, entry, rules)
         active = list(rules.active_seats(table.game)) if table.status == tables.ACTIVE else []
         self._tables[game_id] = table
         while len(self._tables) > self.size:
             self._tables.popitem(last=False)
+        is_copy = self._is_imported(game_id)
         players = [
             {
                 "seat": seat,
@@ -79,7 +89,9 @@ class Folder:
             active,
             players,
             table.forked_from,
-            self._is_imported(game_id),
+            is_copy,
+            table.unranked_reason(imported=is_copy),
+            visible,
         )
 
     def _is_imported(self, game_id: str) -> bool:

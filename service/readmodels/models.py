@@ -40,11 +40,12 @@ class ReadModels:
         self.sql = Sql(database)
         self.projections = {p.name: p for p in PROJECTIONS}
         self._folder = Folder(self.store)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # held by a catch-up (``fresh`` waits for it, bounded)
         self._create()
 
     def _create(self) -> None:
         with schema_lock(self.sql.database), self.sql.tx() as cur:
+            cur.without_timeout()
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS papyrus_tracking (projection TEXT PRIMARY KEY,"
                 " position BIGINT NOT NULL)"
@@ -180,6 +181,7 @@ class ReadModels:
             if name not in self.projections:
                 raise KeyError(name)
             with self._lock, self.sql.tx() as cur:
+                cur.without_timeout()
                 for table in self.projections[name].tables:
                     cur.execute(f"DELETE FROM {table}")
                 cur.execute(
@@ -202,8 +204,17 @@ class ReadModels:
     # -- queries (read your writes: each first applies what the store already has) --------------
 
     def fresh(self) -> None:
-        if self.active and not self.is_current():
+        """Apply what the store already has before a query. If another thread is catching up
+        and does not finish within the statement timeout (a slow or failing database), the
+        query reads what is there rather than queueing behind it: waits stay bounded."""
+        if not self.active or self.is_current():
+            return
+        if not self._lock.acquire(timeout=self.sql.database.options.statement_timeout):
+            return
+        try:
             self.catch_up()
+        finally:
+            self._lock.release()
 
     def summaries(
         self,
@@ -264,7 +275,7 @@ class ReadModels:
         args.append(limit)
         with self.sql.read() as cur:
             rows = cur.execute(sql, args).all()
-        return [{**json.loads(row), "seq": int(seq)} for row, seq in rows]
+        return [summaries.read({**json.loads(row), "seq": int(seq)}) for row, seq in rows]
 
     def summary(self, game_id: str) -> dict[str, Any] | None:
         self.fresh()
@@ -272,7 +283,7 @@ class ReadModels:
             found = cur.execute(
                 "SELECT row, seq FROM papyrus_games WHERE game_id = ?", (game_id,)
             ).one()
-        return {**json.loads(found[0]), "seq": int(found[1])} if found else None
+        return summaries.read({**json.loads(found[0]), "seq": int(found[1])}) if found else None
 
     def profile(self, player_id: str) -> dict[str, Any] | None:
         self.fresh()

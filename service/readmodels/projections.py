@@ -66,6 +66,8 @@ class GamesProjection(Projection):
             "status": step.status,
             "active_seats": step.active_seats,
             "scores": step.scores_after,
+            "imported": step.imported,
+            "visible": step.visible,
         }
         self._rows[step.game_id] = (summaries.summarize(old, step.game_id, step.entry, public), seq)
         if step.entry.type == tables.SEAT_TAKEN:
@@ -128,6 +130,7 @@ def finished_summary(step: Step) -> dict[str, Any] | None:
         "ranks": list(d["ranks"]),
         "forked_from": step.forked_from,
         "imported": step.imported,
+        "unranked_reason": step.unranked_reason,
         "updated_at": step.entry.at,
     }
 
@@ -142,8 +145,8 @@ class ProfilesProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         summary = finished_summary(step)
-        if summary is None or summary["imported"] or summary["forked_from"]:
-            return  # a copy or a sandbox: what its players did counts where it was played
+        if summary is None or summary["unranked_reason"]:
+            return  # a copy, a fork or a chosen seed: unranked (a copy counts where it was played)
         seen: set[str] = set()
         for player in summary["players"]:
             pid = player["player_id"]
@@ -211,7 +214,7 @@ class StatsProjection(Projection):
 
     def apply(self, cur: Cursor, step: Step) -> None:
         entry = step.entry
-        if step.imported or step.forked_from:  # a copy or a sandbox: counted at its source
+        if step.unranked_reason:  # a copy (counted at its source), a fork or a chosen seed
             return
         if step.scores_before != step.scores_after and entry.type not in tables.TABLE_EVENTS:
             gained = stats.score_sources(

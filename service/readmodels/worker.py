@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from service.readmodels.models import ReadModels
+from service.store import is_store_failure
 
 log = logging.getLogger("papyrus.readmodels")
 
@@ -41,7 +42,17 @@ class Worker:
                 self.models.catch_up()
                 failures = 0
                 self._stop.wait(0.01)  # let a burst of events gather into one batch
-            except Exception:  # loud, then retry from the last committed position
+            except Exception as failure:  # loud, then retry from the last committed position
                 failures += 1
-                log.exception("read model catch-up failed (attempt %d); retrying", failures)
-                self._stop.wait(min(30.0, 0.5 * 2**failures))
+                if is_store_failure(failure):  # the database is down: no traceback each time
+                    log.warning(
+                        "read model catch-up failed (attempt %d): the store is unavailable "
+                        "(%s); retrying",
+                        failures,
+                        str(failure).strip()[:200],
+                    )
+                else:
+                    log.exception("read model catch-up failed (attempt %d); retrying", failures)
+                # a few seconds at most: queries catch up themselves, but the lobby and other
+                # processes' readers rely on this thread once the database is back
+                self._stop.wait(min(5.0, 0.5 * 2**failures))

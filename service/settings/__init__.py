@@ -20,12 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from service.app.limits import RateLimits
 from service.readmodels.models import BATCH
 from service.settings.reading import (
     BOTH,
     SERVE,
     Spec,
+    are_proxies,
     are_words,
+    at_least_seconds,
     between,
     boolean,
     database_url,
@@ -35,7 +38,9 @@ from service.settings.reading import (
     lowercase,
     nonempty,
     one_of,
+    proxies,
     read,
+    seconds,
     setting,
     text,
     usage_error,
@@ -46,6 +51,8 @@ from service.store.database import Database, StoreOptions
 DEFAULT_DATABASE_URL = "sqlite:///papyrus.sqlite"
 #: uvicorn's log levels
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+#: ``service.api.observability``'s log line formats
+LOG_FORMATS = ("text", "json")
 _STORE = StoreOptions()
 
 
@@ -87,6 +94,30 @@ class Settings:
         parse=lowercase,
         check=one_of(LOG_LEVELS),
         metavar="LEVEL",
+    )
+    log_format: str = setting(
+        "text",
+        env="PAPYRUS_LOG_FORMAT",
+        flag="--log-format",
+        help="text: one readable line per request or message, for a terminal; json: one JSON "
+        "object per line, for a log collector (the image sets json)",
+        parse=lowercase,
+        check=one_of(LOG_FORMATS),
+        metavar="FORMAT",
+    )
+    #: proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (uvicorn applies them)
+    forwarded_allow_ips: tuple[str, ...] = setting(
+        ("127.0.0.1", "::1"),
+        env="FORWARDED_ALLOW_IPS",
+        flag="--forwarded-allow-ips",
+        help="comma-separated addresses or networks (10.0.0.0/8) of the proxies whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed: a request through one of them is "
+        "logged (and rate-limited) under the client address it forwards; * believes every "
+        "peer (when only the proxy can reach the server), none believes no one",
+        parse=proxies,
+        check=are_proxies,
+        shown="127.0.0.1,::1",
+        metavar="ADDRESSES",
     )
     #: threads that run the synchronous event store work
     workers: int = setting(
@@ -143,6 +174,38 @@ class Settings:
         shown="8388608 (8 MiB)",
         metavar="BYTES",
     )
+    #: protocol limits against hostile clients (service/api/connections.py)
+    max_websockets_per_client: int = setting(
+        50,
+        env="PAPYRUS_MAX_WEBSOCKETS_PER_CLIENT",
+        flag="--max-websockets-per-client",
+        help="websockets one client address may have open at once; one more is refused in "
+        "its handshake (429)",
+        parse=integer,
+        check=between(1),
+        metavar="SOCKETS",
+    )
+    max_subscriptions_per_connection: int = setting(
+        20,
+        env="PAPYRUS_MAX_SUBSCRIPTIONS_PER_CONNECTION",
+        flag="--max-subscriptions-per-connection",
+        help="subscriptions (and other operations) one websocket may run at once; one more "
+        "is answered with a RATE_LIMITED error",
+        parse=integer,
+        check=between(1),
+        metavar="SUBSCRIPTIONS",
+    )
+    header_timeout: float = setting(
+        10.0,
+        env="PAPYRUS_HEADER_TIMEOUT",
+        flag="--header-timeout",
+        help="seconds a connection may take to send a request's headers (from its start, or "
+        "from the first byte of a later request) before it is answered 408 and closed",
+        parse=seconds,
+        check=at_least_seconds(0.001),
+        shown="10",
+        metavar="SECONDS",
+    )
     projection_batch: int = setting(
         BATCH,
         env="PAPYRUS_PROJECTION_BATCH",
@@ -167,9 +230,32 @@ class Settings:
         _STORE.connect_timeout,
         env="PAPYRUS_CONNECT_TIMEOUT",
         flag="--connect-timeout",
-        help="seconds to wait for a PostgreSQL connection",
+        help="seconds to wait for a new PostgreSQL connection (libpq waits 2 at least)",
         parse=integer,
         check=between(1),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    statement_timeout: float = setting(
+        _STORE.statement_timeout,
+        env="PAPYRUS_STATEMENT_TIMEOUT",
+        flag="--statement-timeout",
+        help="seconds one PostgreSQL statement (of the event store or the read models) may run, "
+        "lock waits included, before it is cancelled and the request answers UNAVAILABLE",
+        parse=seconds,
+        check=at_least_seconds(0.001),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    pool_timeout: float = setting(
+        _STORE.pool_timeout,
+        env="PAPYRUS_POOL_TIMEOUT",
+        flag="--pool-timeout",
+        help="seconds a request waits for a connection of the event store's PostgreSQL pool "
+        "(while the database is unreachable: how long the first request takes to answer "
+        "UNAVAILABLE; the next ones are answered at once for a few seconds)",
+        parse=seconds,
+        check=at_least_seconds(0.001),
         commands=BOTH,
         metavar="SECONDS",
     )
@@ -182,6 +268,96 @@ class Settings:
         check=between(0),
         commands=BOTH,
         metavar="SECONDS",
+    )
+    #: the limits of one GraphQL request (service/api/graphql/limits.py)
+    graphql_max_cost: int = setting(
+        40_000,
+        env="PAPYRUS_GRAPHQL_MAX_COST",
+        flag="--graphql-max-cost",
+        help="largest cost of one GraphQL operation, computed before it runs: 1 a field, page "
+        "sizes (first:) multiply, expensive fields (replay, stateAt, verifyLog...) weigh more",
+        parse=integer,
+        check=between(1),
+        metavar="COST",
+    )
+    graphql_max_aliases: int = setting(
+        20,
+        env="PAPYRUS_GRAPHQL_MAX_ALIASES",
+        flag="--graphql-max-aliases",
+        help="most aliased fields in one GraphQL document",
+        parse=integer,
+        check=between(0),
+        metavar="ALIASES",
+    )
+    graphql_time_budget: float = setting(
+        10.0,
+        env="PAPYRUS_GRAPHQL_TIME_BUDGET",
+        flag="--graphql-time-budget",
+        help="seconds a GraphQL query may run before it is cancelled (mutations and "
+        "subscriptions are not)",
+        parse=seconds,
+        check=at_least_seconds(0.001),
+        shown="10",
+        metavar="SECONDS",
+    )
+    graphql_costly_workers: int = setting(
+        1,
+        env="PAPYRUS_GRAPHQL_COSTLY_WORKERS",
+        flag="--graphql-costly-workers",
+        help="threads that run the store work of costly GraphQL operations (costing more than "
+        "a tenth of the cost limit), apart from --workers so that they never hold up the rest",
+        parse=integer,
+        check=between(1),
+        metavar="THREADS",
+    )
+
+    #: rate limits, counted in the database for every process (service/app/limits.py)
+    rate_window: int = setting(
+        60,
+        env="PAPYRUS_RATE_WINDOW",
+        flag="--rate-window",
+        help="seconds of each fixed window that the rate limits count in",
+        parse=integer,
+        check=between(1),
+        metavar="SECONDS",
+    )
+    rate_mutations_per_player: int = setting(
+        1200,
+        env="PAPYRUS_RATE_MUTATIONS_PER_PLAYER",
+        flag="--rate-mutations-per-player",
+        help="mutations (GraphQL mutation fields, REST POST/PUT/PATCH/DELETE) one player's "
+        "token may send per window; 0: no limit",
+        parse=integer,
+        check=between(0),
+        metavar="COUNT",
+    )
+    rate_mutations_per_address: int = setting(
+        12000,
+        env="PAPYRUS_RATE_MUTATIONS_PER_ADDRESS",
+        flag="--rate-mutations-per-address",
+        help="mutations one client address may send per window; 0: no limit",
+        parse=integer,
+        check=between(0),
+        metavar="COUNT",
+    )
+    rate_registrations_per_address: int = setting(
+        300,
+        env="PAPYRUS_RATE_REGISTRATIONS_PER_ADDRESS",
+        flag="--rate-registrations-per-address",
+        help="players one client address may register per window; 0: no limit",
+        parse=integer,
+        check=between(0),
+        metavar="COUNT",
+    )
+    rate_failed_authentications_per_address: int = setting(
+        300,
+        env="PAPYRUS_RATE_FAILED_AUTHENTICATIONS_PER_ADDRESS",
+        flag="--rate-failed-authentications-per-address",
+        help="unknown, revoked or malformed tokens one client address may send per window "
+        "before its tokens are refused until the window ends; 0: no limit",
+        parse=integer,
+        check=between(0),
+        metavar="COUNT",
     )
 
     def __post_init__(self) -> None:
@@ -199,11 +375,23 @@ class Settings:
             pool_size=self.pool_size,
             connect_timeout=self.connect_timeout,
             sqlite_lock_timeout=self.sqlite_lock_timeout,
+            statement_timeout=self.statement_timeout,
+            pool_timeout=self.pool_timeout,
         )
 
     @property
     def database(self) -> Database:
         return Database(self.database_url, self.store_options)
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        return RateLimits(
+            window_seconds=self.rate_window,
+            mutations_per_player=self.rate_mutations_per_player,
+            mutations_per_address=self.rate_mutations_per_address,
+            registrations_per_address=self.rate_registrations_per_address,
+            failed_authentications_per_address=self.rate_failed_authentications_per_address,
+        )
 
     # -- reading them ----------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -48,6 +49,27 @@ def between(low: int, high: int | None = None) -> Callable[[int], None]:
     return check
 
 
+def seconds(raw: str) -> float:
+    """A duration in seconds, fractions allowed (``1.5``)."""
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ValueError("invalid number of seconds") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("invalid number of seconds")
+    return value
+
+
+def at_least_seconds(low: float) -> Callable[[float], None]:
+    def check(value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"not a number of seconds: {value!r}")
+        if not value >= low:
+            raise ValueError(f"must be at least {low:g} seconds, not {value:g}")
+
+    return check
+
+
 def boolean(raw: str) -> bool:
     word = raw.strip().lower()
     if word in ("1", "yes", "true", "on"):
@@ -70,6 +92,23 @@ def words(raw: str) -> tuple[str, ...]:
 def are_words(value: tuple[str, ...]) -> None:
     if not isinstance(value, tuple) or not all(isinstance(w, str) for w in value):
         raise ValueError(f"not a tuple of strings: {value!r}")
+
+
+def proxies(raw: str) -> tuple[str, ...]:
+    """Comma-separated addresses or networks; ``none`` is no proxy at all."""
+    return () if raw.strip().lower() == "none" else words(raw)
+
+
+def are_proxies(value: tuple[str, ...]) -> None:
+    """Each an IP address, a network (``10.0.0.0/8``) or ``*`` (any peer)."""
+    are_words(value)
+    for item in value:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ValueError(f"not an IP address or network: {item!r}") from None
 
 
 def lowercase(raw: str) -> str:

@@ -9,9 +9,12 @@ Three aggregates live in one application:
 
 * ``GameTable``: one per game; every domain event (table or game) is one ``Recorded`` event,
   so the stored log is the game's event log, numbered from 1 (``table_created``);
-* ``Player``: a registered player (name, hash of the bearer token);
+* ``Player``: a registered player (name, hash of their one live bearer token), who may rotate
+  the token, log out (no live token) or delete the account (``Deleted``: the name is shown as
+  ``domain.redaction.DELETED_PLAYER`` everywhere from then on);
 * ``Credential``: keyed by a UUID derived from the token hash, pointing at its player, so a
-  token is resolved with one read and without storing the token itself.
+  token is resolved with one read and without storing the token itself; ``Revoked`` when the
+  player rotates it, logs out or deletes the account.
 
 Reads use the aggregate cache with fast-forward: a cached game only applies the events stored
 since it was cached, so reading a long game costs about what a short one does.
@@ -21,12 +24,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import sqlite3
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 import eventsourcing.persistence
+import psycopg
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 
@@ -35,12 +40,44 @@ from domain.contract import JSON, Event
 from domain.log import GENESIS, Entry, entry_hash
 from domain.registry import rules_for
 
-#: failures of the store itself (down, locked, out of connections): UNAVAILABLE to clients
+#: failures of the store itself (down, locked, out of connections, a statement timed out):
+#: UNAVAILABLE to clients. The event store raises the library's errors; the read models' SQL
+#: (``service.store.sql``) raises the drivers' own (psycopg's, sqlite3's): see ``is_store_failure``
 STORE_FAILURES: tuple[type[BaseException], ...] = (
     eventsourcing.persistence.OperationalError,
     eventsourcing.persistence.InterfaceError,
     eventsourcing.persistence.ConnectionUnavailableError,
+    psycopg.OperationalError,  # the server is gone, refused, shutting down; timeouts, pool waits
+    psycopg.InterfaceError,  # the connection is closed
 )
+#: what sqlite3.OperationalError says when the file, not the SQL, is the trouble (a syntax
+#: error is an OperationalError too, and a bug)
+SQLITE_FAILURES = (
+    "database is locked",
+    "database table is locked",
+    "unable to open database file",
+    "disk i/o error",
+    "no such table",  # the file was replaced by an empty one
+    "attempt to write a readonly database",
+    "database or disk is full",
+)
+
+
+def is_store_failure(error: BaseException) -> bool:
+    """The store failed (``UNAVAILABLE``), as opposed to a bug; the exception or what it was
+    raised from."""
+    seen: BaseException | None = error
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, STORE_FAILURES):
+            return True
+        if isinstance(seen, sqlite3.OperationalError):
+            text = str(seen).lower()
+            return any(words in text for words in SQLITE_FAILURES)
+        seen = seen.__cause__
+    return False
+
 
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
 
@@ -73,11 +110,16 @@ class GameTable(Aggregate):
         """The player who imported this game (``importGame``); not part of the hashed entry,
         which must stay what the source server wrote. Imported games are copies: they do
         not count again in profiles, ratings and statistics."""
+        redacted: list[int] | None = None
+        """An imported game's entries whose sealed names the source had erased (account
+        deletion, ``domain.redaction``): their hashes were taken as recorded, and ``verifyLog``
+        takes them so again. Not part of the hashed entry either."""
 
         def apply(self, aggregate: Any) -> None:
             entry = entry_of(self)
             aggregate.table = tables.start(entry)
             aggregate.imported_by = imported_by(self)
+            aggregate.redacted = redacted_of(self)
             aggregate.commands = {}
             if entry.command is not None:
                 aggregate.commands[entry.command] = (1, 1)
@@ -90,6 +132,7 @@ class GameTable(Aggregate):
     if TYPE_CHECKING:  # set by ``Opened.apply`` (annotations here would become __init__ args)
         table: tables.Table
         imported_by: str | None
+        redacted: list[int]
         commands: dict[str, tuple[int, int]]
         """Idempotency: each command id with the first and last version it recorded."""
 
@@ -118,8 +161,10 @@ class GameTable(Aggregate):
         action: JSON | None = None,
         actor: str | None = None,
         at: datetime | None = None,
+        recorded_hash: str | None = None,
     ) -> None:
-        """Record one entry after the last, sealed to it by its hash."""
+        """Record one entry after the last, sealed to it by its hash (``recorded_hash``: the
+        hash its source recorded, for an imported entry whose sealed name was erased)."""
         timestamp = at or self.Recorded.create_timestamp()
         entry = Entry(
             version=self.version + 1,
@@ -134,7 +179,9 @@ class GameTable(Aggregate):
             actor=actor,
             rules_version=self.table.rules_version,
         )
-        sealed = entry_hash(entry, self.table.last_hash, self.table.seed)
+        sealed = recorded_hash or entry_hash(
+            entry, self.table.last_hash, self.table.seed, self.table.seed_salt
+        )
         self.trigger_event(
             self.Recorded,
             timestamp=timestamp,
@@ -147,6 +194,12 @@ def imported_by(stored: Any) -> str | None:
     """Who imported the game whose first stored event this is (events stored before the field
     existed have none: they were not imported)."""
     return getattr(stored, "imported_by", None)
+
+
+def redacted_of(stored: Any) -> list[int]:
+    """The redacted entries of the game whose first stored event this is (none for events
+    stored before the field existed)."""
+    return list(getattr(stored, "redacted", None) or [])
 
 
 def entry_of(stored: Any) -> Entry:
@@ -177,8 +230,10 @@ def open_table(
     at: datetime | None = None,
     game_id: uuid.UUID | None = None,
     imported_by: str | None = None,
+    redacted: list[int] | None = None,
 ) -> GameTable:
-    """A new table whose first entry (version 1, ``table_created``) is ``opening``."""
+    """A new table whose first entry (version 1, ``table_created``) is ``opening``; its hash is
+    salted with ``seed`` and the ``seed_salt`` the opening holds (``domain.log``)."""
     timestamp = at or GameTable.Opened.create_timestamp()
     entry = Entry(
         version=1,
@@ -190,7 +245,7 @@ def open_table(
         actor=actor,
         rules_version=rules_version,
     )
-    sealed = entry_hash(entry, GENESIS, seed)
+    sealed = entry_hash(entry, GENESIS, seed, opening.data.get("seed_salt"))
     fields = {k: v for k, v in entry.content().items() if k not in ("version", "at")}
     opened_class: Any = GameTable.Opened
     event = opened_class(
@@ -200,6 +255,7 @@ def open_table(
         timestamp=timestamp,
         hash=sealed,
         imported_by=imported_by,
+        redacted=redacted or None,
         **fields,
     )
     table = cast(GameTable, event.mutate(None))
@@ -212,9 +268,42 @@ class Player(Aggregate):
         name: str
         token_hash: str
 
+    class TokenRotated(Aggregate.Event):
+        """A new live token replaced the one before (whose ``Credential`` is revoked)."""
+
+        token_hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.token_hash = self.token_hash
+
+    class LoggedOut(Aggregate.Event):
+        """The live token was revoked. A token is the only way to sign in, so the player has
+        no session any more (their games and profile stay)."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.token_hash = None
+
+    class Deleted(Aggregate.Event):
+        """The account was deleted: no token, and the name is shown nowhere any more."""
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.token_hash = None
+            aggregate.name = None
+            aggregate.deleted = True
+
     def __init__(self, name: str, token_hash: str) -> None:
-        self.name = name
-        self.token_hash = token_hash
+        self.name: str | None = name
+        self.token_hash: str | None = token_hash
+        self.deleted = False
+
+    def rotate_token(self, token_hash: str) -> None:
+        self.trigger_event(self.TokenRotated, token_hash=token_hash)
+
+    def log_out(self) -> None:
+        self.trigger_event(self.LoggedOut)
+
+    def delete(self) -> None:
+        self.trigger_event(self.Deleted)
 
 
 class Credential(Aggregate):
@@ -226,8 +315,20 @@ class Credential(Aggregate):
     def create_id(token_hash: str) -> uuid.UUID:
         return credential_id(token_hash)
 
+    class Revoked(Aggregate.Event):
+        """The token no longer signs anybody in (``reason``: rotated, logged out, deleted)."""
+
+        reason: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.revoked = True
+
     def __init__(self, token_hash: str, player_id: str) -> None:
         self.player_id = player_id
+        self.revoked = False
+
+    def revoke(self, reason: str) -> None:
+        self.trigger_event(self.Revoked, reason=reason)
 
 
 def token_hash(token: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,10 +35,24 @@ class StoreOptions:
 
     #: PostgreSQL connections of the event store per process (it may open 10 more under load)
     pool_size: int = 10
-    #: seconds to wait for a PostgreSQL connection
-    connect_timeout: int = 3
+    #: seconds to wait for a new PostgreSQL connection (libpq's ``connect_timeout``: 2 at least)
+    connect_timeout: int = 2
     #: seconds a writer waits for the SQLite file's write lock
     sqlite_lock_timeout: int = 30
+    #: seconds one PostgreSQL statement may run (lock waits included) before it is cancelled
+    statement_timeout: float = 2.0
+    #: seconds a store call waits for a connection of the event store's pool (while the
+    #: database is unreachable this is how long a call takes to fail)
+    pool_timeout: float = 1.0
+
+    def postgres_options(self) -> str:
+        """libpq ``options`` for every PostgreSQL connection of the store and read models."""
+        return session_options(self.statement_timeout)
+
+
+def session_options(statement_timeout: float) -> str:
+    """libpq ``options`` that cancel a statement after ``statement_timeout`` seconds."""
+    return f"-c statement_timeout={max(1, round(statement_timeout * 1000))}"
 
 
 def check_url(url: str) -> None:
@@ -82,17 +97,22 @@ class Database:
     def env(self) -> dict[str, str]:
         if self.is_postgres:
             parts = urlparse(self.url)
+            options = self.options
             return {
-                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                # the library's factory with bounded waits (``service.store.postgres``)
+                "PERSISTENCE_MODULE": "service.store.postgres:Factory",
                 "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
                 "POSTGRES_HOST": parts.hostname or "127.0.0.1",
                 "POSTGRES_PORT": str(parts.port or 5432),
                 "POSTGRES_USER": unquote(parts.username or "postgres"),
                 "POSTGRES_PASSWORD": unquote(parts.password or ""),
-                "POSTGRES_POOL_SIZE": str(self.options.pool_size),
+                "POSTGRES_POOL_SIZE": str(options.pool_size),
                 "POSTGRES_MAX_OVERFLOW": "10",
-                "POSTGRES_CONNECT_TIMEOUT": str(self.options.connect_timeout),
-                "POSTGRES_LOCK_TIMEOUT": "5",
+                "POSTGRES_CONNECT_TIMEOUT": str(options.connect_timeout),
+                "POSTGRES_POOL_TIMEOUT": str(options.pool_timeout),
+                "POSTGRES_STATEMENT_TIMEOUT": str(options.statement_timeout),
+                # whole seconds (the library's unit); the statement timeout bounds it anyway
+                "POSTGRES_LOCK_TIMEOUT": str(max(1, math.ceil(options.statement_timeout))),
                 "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
                 "POSTGRES_PRE_PING": "y",
             }
@@ -123,7 +143,9 @@ def schema_lock(database: Database) -> Iterator[None]:
         return
     import psycopg
 
-    with psycopg.connect(database.url, autocommit=True) as connection:
+    # no statement timeout here: waiting for another process to create the tables is expected
+    timeout = database.options.connect_timeout
+    with psycopg.connect(database.url, autocommit=True, connect_timeout=timeout) as connection:
         connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
         try:
             yield

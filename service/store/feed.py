@@ -17,6 +17,7 @@ from typing import Any
 
 from eventsourcing.projection import ApplicationSubscription
 
+from service.store import is_store_failure
 from service.store.database import Store
 
 log = logging.getLogger("papyrus.feed")
@@ -62,10 +63,17 @@ class Feed:
                     self._follow_subscription()
                 else:
                     self._poll()
-            except Exception:
+            except Exception as failure:
                 if self._stop.is_set():
                     return
-                log.exception("event feed failed; resuming from %d", self._position)
+                if is_store_failure(failure):  # the database is down: no traceback each time
+                    log.warning(
+                        "event feed failed: the store is unavailable (%s); resuming from %d",
+                        str(failure).strip()[:200],
+                        self._position,
+                    )
+                else:
+                    log.exception("event feed failed; resuming from %d", self._position)
                 self._stop.wait(1.0)
 
     def _follow_subscription(self) -> None:

@@ -1,5 +1,12 @@
 """A small adapter over sqlite3 and psycopg for the read models: one placeholder style (``?``),
-one transaction helper that takes the write lock first, and portable upserts."""
+one transaction helper that takes the write lock first, and portable upserts.
+
+Waits are bounded like the event store's (``StoreOptions``): PostgreSQL connections are opened
+with the connect timeout and the statement timeout, SQLite ones wait for the write lock as long
+as the store does. A connection that broke is dropped (the next transaction opens a new one),
+and a transaction whose ``BEGIN`` finds its connection dead (the database restarted since) is
+begun again once on a new connection: nothing was sent yet, so that is safe.
+"""
 
 from __future__ import annotations
 
@@ -34,6 +41,12 @@ class Cursor:
     def one(self) -> Any:
         return self.raw.fetchone()
 
+    def without_timeout(self) -> None:
+        """Let this transaction's statements run as long as they need (creating an index on a
+        big table, a rebuild's deletes): maintenance, not a request. PostgreSQL only."""
+        if self.postgres:
+            self.raw.execute("SET LOCAL statement_timeout = 0")
+
     def all(self) -> list[Any]:
         return list(self.raw.fetchall())
 
@@ -52,41 +65,90 @@ class Sql:
         connection = getattr(self._local, "connection", None)
         if connection is not None and not getattr(connection, "closed", False):
             return connection
+        options = self.database.options
         if self.postgres:
             import psycopg
 
-            connection = psycopg.connect(self.database.url, autocommit=True)
+            connection = psycopg.connect(
+                self.database.url,
+                autocommit=True,
+                connect_timeout=options.connect_timeout,
+                options=options.postgres_options(),
+            )
         else:
+            lock_timeout = options.sqlite_lock_timeout
             connection = sqlite3.connect(
                 self.database.sqlite_path,
                 check_same_thread=False,
-                timeout=60,
+                timeout=lock_timeout,
                 isolation_level=None,
             )
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA busy_timeout=60000")
+            try:
+                connection.execute(f"PRAGMA busy_timeout={int(lock_timeout * 1000)}")
+                connection.execute("PRAGMA journal_mode=WAL")
+            except BaseException:
+                connection.close()
+                raise
         self._local.connection = connection
         with self._lock:
             self._all.append(connection)
         return connection
 
+    def _drop(self, connection: Any) -> None:
+        """Forget a connection that broke (the next transaction of this thread opens one)."""
+        if getattr(self._local, "connection", None) is connection:
+            self._local.connection = None
+        with self._lock:
+            if connection in self._all:
+                self._all.remove(connection)
+        with contextlib.suppress(Exception):
+            connection.close()
+
     @contextmanager
     def tx(self, *, write: bool = True) -> Iterator[Cursor]:
-        connection = self._connection()
         if self.postgres:
-            with connection.transaction(), connection.cursor() as raw:
-                yield Cursor(raw, True)
+            with self._postgres_tx() as cursor:
+                yield cursor
             return
+        connection = self._connection()
         raw = connection.cursor()
-        raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except BaseException:
+            raw.close()
+            raise
         try:
             yield Cursor(raw, False)
             raw.execute("COMMIT")
         except BaseException:
-            raw.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # the first failure is the one to report
+                raw.execute("ROLLBACK")
             raise
         finally:
             raw.close()
+
+    @contextmanager
+    def _postgres_tx(self) -> Iterator[Cursor]:
+        import psycopg
+
+        failures = (psycopg.OperationalError, psycopg.InterfaceError)
+        connection = self._connection()
+        try:
+            with contextlib.ExitStack() as stack:
+                try:
+                    stack.enter_context(connection.transaction())
+                except failures:
+                    if not (connection.broken or connection.closed):
+                        raise
+                    self._drop(connection)  # dead since its last use: begin on a new one
+                    connection = self._connection()
+                    stack.enter_context(connection.transaction())
+                raw = stack.enter_context(connection.cursor())
+                yield Cursor(raw, True)
+        except failures:
+            if connection.broken or connection.closed:
+                self._drop(connection)
+            raise
 
     def read(self) -> Any:
         return self.tx(write=False)

@@ -3,7 +3,8 @@ forking seats may see (R7.9, §17) and re-deals what is hidden from all of them 
 pile and the other seats' hands, the tomb stack and the other seats' collections, the statue
 deck, the province deck and the secret part of the province set — and withdraws the other seats'
 secret commitments during the Offering and the final sale (R11.1, R15.1). The other seats'
-gold is assumed from what the forking seats know, never copied (R7.9, D-46).
+gold is assumed from public information only, never copied nor taken from the forking seats'
+own gold (R7.9, D-46).
 
 ``PAPYRUS_PROPERTY_GAMES`` sets the number of games per configuration (default 2).
 """
@@ -129,9 +130,10 @@ def test_snapshot_and_restore_are_inverse_through_json(combo: int) -> None:
 
 
 def assumed_gold(state: State, seats: list[int], x: int) -> int:
-    """D-46, written out again: the forking seats' mean gold, kept within what the board shows
-    of seat ``x``'s gold (a standing bid stays affordable, R9.6; a seller still owes, R9.8)."""
-    gold = sum(state.gold[s] for s in seats) // len(seats)
+    """D-46, written out again: the start gold (R6.4, public), kept within what the board shows
+    of seat ``x``'s gold (a standing bid stays affordable, R9.6; a seller still owes, R9.8);
+    never anything of the forking seats' own gold."""
+    gold = data.START_GOLD
     card = state.bid_on[x]
     if state.phase in ("auction", "resolution") and card >= 0 and state.standing[card] == x:
         gold = max(gold, state.bid_value[x] - sum(state.hands[x]))
@@ -162,7 +164,7 @@ def test_r7_9_a_fork_keeps_what_the_seats_see_and_redeals_the_rest(n: int, optio
                 assert RULES.legal_actions(fork, seat) == RULES.legal_actions(state, seat)
             for name in OTHER_FIELDS:  # the board, the piles face up, the bids, …
                 assert getattr(fork, name) == getattr(state, name), name
-            # gold (R7.9, D-46): the forking seats' own; the others' only from what they know
+            # gold (R7.9, D-46): the forking seats' own; the others' from public facts only
             assert [fork.gold[x] for x in seats] == [state.gold[x] for x in seats]
             for x in others:
                 assert fork.gold[x] == assumed_gold(state, seats, x)
@@ -368,3 +370,37 @@ def test_r7_9_the_fork_event_shows_each_seat_only_its_view() -> None:
             assert ("gold" in player) == (player["seat"] == seat)
     assert RULES.view_event(event, 1, True) == event
     assert RULES.view_event(event, None, True) == event
+
+
+@pytest.mark.parametrize(("n", "options"), CONFIGS[:4])
+def test_d46_what_an_open_seat_gets_does_not_depend_on_the_forkers_gold(
+    n: int, options: JSON
+) -> None:
+    """R7.9 / D-46: two positions that differ only in the forking seat's secret gold fork, for
+    the same randomness, into positions that every other seat (and a spectator) sees alike:
+    its own gold, hand and legal actions, the fork event and the automatic steps after it."""
+    rng = random.Random(n)
+    compared = 0
+    for state in positions(n, options, seed=91 + n)[::5]:
+        forker = rng.randrange(n)
+        richer = state.clone()
+        richer.gold[forker] += 7
+        richer.ledger["start"] += 7
+        k = rng.random()
+        a = RULES.fork(state, [forker], random.Random(k))
+        b = RULES.fork(richer, [forker], random.Random(k))
+        fa, fb = restore(a.data["state"]), restore(b.data["state"])
+        assert fa.gold[forker] + 7 == fb.gold[forker]  # the forking seat keeps its own gold
+        for viewer in [None, *(x for x in range(n) if x != forker)]:
+            assert RULES.view_event(a, viewer) == RULES.view_event(b, viewer)
+            assert RULES.view(fa, viewer) == RULES.view(fb, viewer)
+            if viewer is not None:
+                assert RULES.legal_actions(fa, viewer) == RULES.legal_actions(fb, viewer)
+        steps_a, _ = run_automatic(RULES, fa, random.Random(k))
+        steps_b, _ = run_automatic(RULES, fb, random.Random(k))
+        for viewer in [None, *(x for x in range(n) if x != forker)]:
+            assert [RULES.view_event(s.event, viewer) for s in steps_a] == [
+                RULES.view_event(s.event, viewer) for s in steps_b
+            ]
+        compared += 1
+    assert compared > 3

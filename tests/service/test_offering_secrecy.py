@@ -1,27 +1,28 @@
-"""Amun-Re R11.1 / §17 over the API: during the offering, nothing another seat (or a spectator)
-can read tells a seat's commitment or gold before the reveal — not the state, the events, the
-legal actions, REST, the subscription or an error message.
+"""Amun-Re R11.1 / R11.2 / §17 over the API: during the Offering nothing another seat (or a
+spectator) can read tells a seat's commitment, gold or private steps before the reveal — not the
+state, the events, their number or versions, the time of the last change, the legal actions,
+REST, the subscription, the summaries or an error message.
 
-Two tables are played identically from the same seed; only seat 0's secret commitment differs.
-Everything the other callers read must be identical between the two tables."""
+Two tables are played identically from the same seed; only one secret of seat 0 differs. Every
+read path of every other caller must answer the same on both tables (``tests.service.secrecy``:
+ids, hashes and times normalised, nothing else)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-import re
 from typing import Any
 
-from tests.client import Client, subscribe
+from tests.client import Client
 from tests.service.play import create_table, seated
+from tests.service.secrecy import EVENT, assert_alike, check_times, everything, legal
 
 READ = "query($g: ID!) { game(id: $g) { version status activeSeats legalActions state } }"
-ALL = (
-    "query($g: ID!) { game(id: $g) { state legalActions activeSeats "
-    "events(first: 200) { nodes { version type seat data automatic bySeat } } } }"
-)
 ACT = "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { version } } }"
-EVENTS = "subscription($g: ID!) { gameEvents(gameId: $g, afterVersion: 0) { version type seat data } }"
+UNDO = "mutation($g: ID!) { requestUndo(gameId: $g) { version } }"
+ACT_SEEN = (
+    "mutation($g: ID!, $a: JSON!, $v: Int) { act(gameId: $g, action: $a, expectedVersion: $v) "
+    f"{{ game {{ version updatedAt state legalActions }} events {{ {EVENT} }} }} }}"
+)
 
 
 def to_offering(players: list[Client], game_id: str, rng: random.Random) -> None:
@@ -35,65 +36,117 @@ def to_offering(players: list[Client], game_id: str, rng: random.Random) -> None
     raise AssertionError("no offering reached")
 
 
-def scrub(value: Any) -> Any:
-    """Ids and timestamps differ between the two tables; nothing else may."""
-    text = repr(value)
-    text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>", text)
-    return re.sub(r"\d{4}-\d\d-\d\dT[\d:.+]+", "<time>", text)
+def read_all(callers: dict[str, Client], ws_url: str, game_id: str) -> dict[str, Any]:
+    seen = {name: everything(caller, ws_url, game_id) for name, caller in callers.items()}
+    for each in seen.values():
+        check_times(each)
+    return seen
 
 
 def test_other_seats_cannot_tell_a_commitment_before_the_reveal(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """R11.1: seat 0 offers 1 gold on one table and its most (after marking a card) on the
+    other; seat 1 and a spectator read the same everywhere, errors included."""
     players = seated(sqlite_server.url, 3)
-    spectator = Client(sqlite_server.url)
-    tables = []
+    callers = {"seat 1": players[1], "spectator": Client(sqlite_server.url)}
+    seen = []
     for gold in (1, 2):
         game_id = create_table(players, "AMUN_RE", seed="same-seed")
         to_offering(players, game_id, random.Random(4))
-        legal = players[0].gql(READ, {"g": game_id})["game"]["legalActions"]
-        commits = [a for a in legal if a["type"] == "commit_gold"]
+        actions = legal(players[0], game_id)
+        commits = [a for a in actions if a["type"] == "commit_gold"]
         choice = commits[0] if gold == 1 else commits[-1]
-        marks = [a for a in legal if a["type"] == "mark_for_sale"]
+        marks = [a for a in actions if a["type"] == "mark_for_sale"]
         if gold == 2 and marks:  # a private step too, on one table only
             players[0].gql(ACT, {"g": game_id, "a": marks[0]})
-            legal = players[0].gql(READ, {"g": game_id})["game"]["legalActions"]
-            choice = [a for a in legal if a["type"] in ("commit_gold", "commit_theft")][-1]
+            actions = legal(players[0], game_id)
+            choice = [a for a in actions if a["type"] in ("commit_gold", "commit_theft")][-1]
         players[0].gql(ACT, {"g": game_id, "a": choice})
-        tables.append(game_id)
-    seen = []
-    for game_id in tables:
-        views = {}
-        for name, caller in (("seat 1", players[1]), ("spectator", spectator)):
-            views[name] = caller.gql(ALL, {"g": game_id})["game"]
-            views[name + " rest"] = caller.rest("GET", f"/games/{game_id}").json()
-            views[name + " rest events"] = caller.rest("GET", f"/games/{game_id}/events?limit=200").json()
-            views[name + " live"] = [
-                p["data"]["gameEvents"]
-                for p in asyncio.run(
-                    subscribe(sqlite_server.ws_url, EVENTS, {"g": game_id}, caller.token, until=lambda p: len(p) >= 3, timeout=20)
-                )
-            ]
+        views = read_all(callers, sqlite_server.ws_url, game_id)
         failure = players[1].error(ACT, {"g": game_id, "a": {"type": "commit_gold", "gold": 999}})
-        views["error"] = (failure.code, str(failure))
+        views["seat 1"]["error"] = (failure.code, str(failure))
         seen.append(views)
-    first, second = seen
-    for key in first:
-        if key.endswith("rest") or key.endswith("rest events"):
-            a, b = first[key], second[key]
-            for drop in ("version", "updatedAt", "createdAt", "seedCommitment"):
-                if isinstance(a, dict):
-                    a.pop(drop, None)
-                    b.pop(drop, None)
-            if "items" in a:  # versions shift by the private step: compare the visible events
-                a = [{k: e[k] for k in ("type", "seat", "data")} for e in a["items"] if e["type"] != "hidden"]
-                b = [{k: e[k] for k in ("type", "seat", "data")} for e in b["items"] if e["type"] != "hidden"]
-        elif key == "error":
-            a, b = first[key], second[key]
-        else:
-            a, b = first[key], second[key]
-            if isinstance(a, dict) and "events" in a:
-                a = {**a, "events": [{k: e[k] for k in ("type", "seat", "data", "automatic")} for e in a["events"]["nodes"] if e["type"] != "hidden"]}
-                b = {**b, "events": [{k: e[k] for k in ("type", "seat", "data", "automatic")} for e in b["events"]["nodes"] if e["type"] != "hidden"]}
-            if isinstance(a, list):
-                a = [{k: e[k] for k in ("type", "seat", "data")} for e in a if e["type"] != "hidden"]
-                b = [{k: e[k] for k in ("type", "seat", "data")} for e in b if e["type"] != "hidden"]
-        assert scrub(a) == scrub(b), f"{key} differs between the two commitments"
+    assert_alike(*seen, "seat 0's commitment")
+
+
+def test_r11_2_other_seats_cannot_count_the_cards_marked_for_sale(server) -> None:  # type: ignore[no-untyped-def]
+    """R11.1 / R11.2 / §17: not only which cards a seat marks for sale stays secret until the
+    reveal, but how many. Seat 0 marks no card on one table and two on the other, then both
+    commit the same gold; seat 1 then acts on the version it read before seat 0's private steps
+    (a harmless simultaneous step, so accepted on both tables: ``act`` expectedVersion) and
+    commits. Before and after, seat 1, seat 2 and a spectator read exactly the same on every
+    read path: versions, event numbers, cursors, ``updatedAt`` (the time of their last visible
+    event), replay, ``stateAt`` (and its bounds), the subscription, the summaries, verifyLog,
+    REST, and what ``act`` answers seat 1."""
+    players = seated(server.url, 3)
+    callers = {"seat 1": players[1], "seat 2": players[2], "spectator": Client(server.url)}
+    tables = []
+    for marks in (0, 2):
+        game_id = create_table(players, "AMUN_RE", seed="marks")
+        to_offering(players, game_id, random.Random(29))  # seat 0 then holds two cards
+        seat_1_read = players[1].gql(READ, {"g": game_id})["game"]["version"]
+        marked = 0
+        for _ in range(marks):
+            mark = next(a for a in legal(players[0], game_id) if a["type"] == "mark_for_sale")
+            players[0].gql(ACT, {"g": game_id, "a": mark})
+            marked += 1
+        assert marked == marks
+        marking = read_all(callers, server.ws_url, game_id)
+        players[0].gql(ACT, {"g": game_id, "a": {"type": "commit_gold", "gold": 1}})
+        committed = read_all(callers, server.ws_url, game_id)
+        commit = {"type": "commit_gold", "gold": 1}
+        own = next((a for a in legal(players[1], game_id) if a["type"] == "mark_for_sale"), commit)
+        answers = [players[1].gql(ACT_SEEN, {"g": game_id, "a": own, "v": seat_1_read})["act"]]
+        if own != commit:
+            now = answers[0]["game"]["version"]  # seat 1's own mark is in its log
+            answers.append(players[1].gql(ACT_SEEN, {"g": game_id, "a": commit, "v": now})["act"])
+        answered = read_all(callers, server.ws_url, game_id)
+        answered["seat 1"]["act"] = answers
+        stale = players[1].error(ACT_SEEN, {"g": game_id, "a": own, "v": 2})
+        answered["seat 1"]["stale"] = (stale.code, str(stale))
+        tables.append((marking, committed, answered))
+    (a_marking, a_committed, a_answered), (b_marking, b_committed, b_answered) = tables
+    assert_alike(a_marking, b_marking, "how many cards seat 0 marked (before its commitment)")
+    assert_alike(a_committed, b_committed, "how many cards seat 0 marked (after its commitment)")
+    assert_alike(a_answered, b_answered, "how many cards seat 0 marked (after seat 1 acted)")
+    # the seat that marked sees its own steps in its own log
+    own_log = players[0].gql(
+        "query($g: ID!) { game(id: $g) { version events(first: 200) { nodes { type } } } }",
+        {"g": game_id},
+    )["game"]
+    assert [e["type"] for e in own_log["events"]["nodes"]].count("sale_marked") == 2
+    assert own_log["version"] == b_answered["spectator"]["game"]["version"] + 2
+
+
+CAN_UNDO = "query($g: ID!) { game(id: $g) { canUndo { allowed immediate toVersion reason } } }"
+
+
+def test_r11_2_a_seat_takes_back_its_own_step_and_never_another_seats_private_one(  # type: ignore[no-untyped-def]
+    sqlite_server,
+) -> None:
+    """Undo policy with R11.1 / §17: seat 1 marks a card, then seat 0 marks none or two (in
+    secret), then seat 1 takes its mark back. Whether it may, and how, does not depend on seat
+    0's private steps (they do not count as "another seat acted since"), the undo takes back
+    seat 1's step only (seat 0's marks stay), and afterwards every other caller reads the same
+    on both tables (an undo of private steps is itself private)."""
+    players = seated(sqlite_server.url, 3)
+    callers = {"seat 1": players[1], "seat 2": players[2], "spectator": Client(sqlite_server.url)}
+    tables = []
+    for marks in (0, 2):
+        game_id = create_table(players, "AMUN_RE", seed="marks")
+        to_offering(players, game_id, random.Random(106))  # seats 0 and 1 hold cards
+        own = next(a for a in legal(players[1], game_id) if a["type"] == "mark_for_sale")
+        players[1].gql(ACT, {"g": game_id, "a": own})
+        for _ in range(marks):
+            mark = next(a for a in legal(players[0], game_id) if a["type"] == "mark_for_sale")
+            players[0].gql(ACT, {"g": game_id, "a": mark})
+        status = players[1].gql(CAN_UNDO, {"g": game_id})["game"]["canUndo"]
+        assert status["allowed"] and status["immediate"], status
+        players[1].gql(UNDO, {"g": game_id})
+        mine = players[1].gql(READ, {"g": game_id})["game"]["state"]["you"]
+        assert mine["marked_for_sale"] == {}  # its own step is taken back
+        theirs = players[0].gql(READ, {"g": game_id})["game"]["state"]["you"]
+        assert sum(theirs["marked_for_sale"].values()) == marks  # seat 0's stay
+        seen = read_all(callers, sqlite_server.ws_url, game_id)
+        seen["seat 1"]["canUndo before"] = status
+        tables.append(seen)
+    assert_alike(*tables, "how many cards seat 0 marked (around seat 1's undo)")

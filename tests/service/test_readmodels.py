@@ -29,7 +29,7 @@ def play_games(url: str, count: int, seed: int = 1) -> tuple[Application, list[C
     ids = []
     for n in range(count):
         kind = "imhotep" if n % 2 == 0 else "amun_re"
-        game = games.seating.create_game(players[0], kind, 3, {}, f"rm-{n}")
+        game = games.seating.create_game(players[0], kind, 3, {}, None)  # server-seeded: ranked
         game_id = str(game.id)
         ids.append(game_id)
         for p in players:

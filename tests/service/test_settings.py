@@ -53,7 +53,7 @@ def test_option_over_variable_over_default() -> None:
     assert settings.host == "0.0.0.0" and settings.workers == 4  # the variables
     assert settings.allowed_origins == ("https://a.example", "https://b.example")
     assert settings.log_level == "warning" and settings.projection_batch == 7
-    assert settings.pool_size == 10 and settings.connect_timeout == 3  # the defaults
+    assert settings.pool_size == 10 and settings.connect_timeout == 2  # the defaults
     assert Settings.from_environment(environ, ["--no-projections"]).run_projections is False
     assert Settings.from_environment({}, ["--no-projections"]).run_projections is False
     assert Settings.from_environment({"PAPYRUS_RUN_PROJECTIONS": "0"}).run_projections is False
@@ -185,7 +185,10 @@ def test_the_banner_masks_the_password(
     assert "postgresql://papyrus:***@db.example:5432/papyrus" in out
     assert "http://127.0.0.1:8123/graphql" in out
     assert seen["s"].database_url == url
-    assert seen == {"s": seen["s"], "host": "127.0.0.1", "port": 8123, "log_level": "debug"}
+    listen = {k: seen.get(k) for k in ("host", "port", "log_level")}
+    assert listen == {"host": "127.0.0.1", "port": 8123, "log_level": "debug"}
+    # the proxies whose X-Forwarded-For is believed reach uvicorn (loopback by default)
+    assert seen["proxy_headers"] is True and seen["forwarded_allow_ips"] == ["127.0.0.1", "::1"]
 
 
 def test_masked() -> None:

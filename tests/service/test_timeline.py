@@ -192,18 +192,20 @@ def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: s
         raise AssertionError("never reached an offering")
     seat = views.active_seats(table)[0]
     version = games.tables.get(game_id).version
+    # undo versions are numbers of the caller's log (other seats' private steps are not in it)
+    number = views.timeline(games.tables, games.tables.get(game_id), players[seat]).version
     state = copy.deepcopy(table.game)
     legal = views.legal_actions(table, players[seat])
     games.play.act(players[seat], game_id, next(a for a in legal if a["type"].startswith("commit")))
     assert games.tables.get(game_id).table.game != state
-    game = timeline.undo.request_undo(players[seat], game_id, version)
+    game = timeline.undo.request_undo(players[seat], game_id, number)
     assert game.table.game == state  # taken back at once: nobody else acted
     for s in views.active_seats(game.table):  # now everybody commits: the reveal follows
         legal = views.legal_actions(games.tables.get(game_id).table, players[s])
         games.play.act(players[s], game_id, next(a for a in legal if a["type"].startswith("commit")))
     events = games.tables.events(game_id, after=version)
     assert any(e.type == "offering_revealed" for e in events)
-    assert codes(timeline.undo.request_undo, players[seat], game_id, version) == "ILLEGAL_ACTION"
+    assert codes(timeline.undo.request_undo, players[seat], game_id, number) == "ILLEGAL_ACTION"
 
 
 # -- audit: hash chain, seed, shuffles ------------------------------------------------------------
@@ -298,7 +300,9 @@ def test_a_shuffle_not_derived_from_the_seed_is_detected(sqlite_url: str) -> Non
     resealed, prev = [], entries[0].hash
     for e in changed[1:]:
         e = e.__class__(**{**e.content(), "hash": ""})
-        e = e.__class__(**{**e.content(), "hash": entry_hash(e, prev, seed)})
+        e = e.__class__(
+            **{**e.content(), "hash": entry_hash(e, prev, seed, entries[0].data.get("seed_salt"))}
+        )
         resealed.append(e)
         prev = e.hash
     finding = verify([entries[0], *resealed], rules_for)
@@ -481,13 +485,14 @@ def swap_deal(entry: dict, state: dict) -> dict:  # type: ignore[type-arg]
 
 
 def reseal(events: list[dict], seed: str) -> list[dict]:  # type: ignore[type-arg]
-    """Recompute every hash, as a forger who knows the revealed seed can."""
+    """Recompute every hash, as a forger who knows the revealed seed (and its salt) can."""
     from domain.log import GENESIS, Entry
 
     prev, out = GENESIS, []
+    salt = events[0]["data"].get("seed_salt")
     for raw in events:
         entry = Entry(**{**raw, "hash": ""})
-        out.append({**raw, "hash": entry_hash(entry, prev, seed)})
+        out.append({**raw, "hash": entry_hash(entry, prev, seed, salt)})
         prev = out[-1]["hash"]
     return out
 
@@ -657,12 +662,15 @@ def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options
     problem = outsider.rest("POST", f"/games/{game_id}/fork", json={"atVersion": at})
     assert problem.status_code == 403 and problem.json()["code"] == "FORBIDDEN"
 
+    # each player forks at a version of its own log (without other seats' private steps)
+    at = players[2].gql(query, {"g": game_id})["game"]["version"]
     fork = players[2].gql(fork_mutation, {"g": game_id, "v": at})["forkGame"]
     assert fork["status"] == "OPEN" and fork["mySeat"] == 2
     assert fork["forkedFrom"] == {"gameId": game_id, "version": at, "seats": [2]}
-    rest_fork = players[0].rest("POST", f"/games/{game_id}/fork", json={"atVersion": at})
+    at_0 = players[0].gql(query, {"g": game_id})["game"]["version"]
+    rest_fork = players[0].rest("POST", f"/games/{game_id}/fork", json={"atVersion": at_0})
     assert rest_fork.status_code == 201, rest_fork.text
-    assert rest_fork.json()["forkedFrom"] == {"gameId": game_id, "version": at, "seats": [0]}
+    assert rest_fork.json()["forkedFrom"] == {"gameId": game_id, "version": at_0, "seats": [0]}
     assert rest_fork.json()["mySeat"] == 0
     taken = outsider.error(
         "mutation($g: ID!) { joinGame(gameId: $g, seat: 2) { id } }", {"g": fork["id"]}

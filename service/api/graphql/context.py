@@ -10,10 +10,12 @@ from typing import Any, TypeVar
 
 import strawberry
 
+from service.api.graphql.limits import Limits, lane
 from service.api.hub import Hub
+from service.api.observability import client_address
 from service.app.application import Application
-from service.app.caller import Caller
-from service.app.errors import PapyrusError
+from service.app.caller import SPECTATOR, Caller
+from service.app.errors import PapyrusError, RateLimited, Unauthenticated
 
 T = TypeVar("T")
 
@@ -29,18 +31,84 @@ class Context:
     request: Any = None
     response: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: this request's cost, alias and time limits (the settings, from the Runtime)
+    limits: Limits = field(default_factory=Limits)
+
+    _refused: PapyrusError | None = None
 
     @property
     def caller(self) -> Caller:
-        """The authenticated caller (a spectator without a token); bad tokens are refused."""
+        """The authenticated caller (a spectator without a token); bad tokens are refused
+        (once per request: a refusal is remembered, so a failure is counted once)."""
+        if self._refused is not None:
+            raise self._refused
         if self._caller is None:
-            authorization = self.authorization
-            params = self.connection_params
-            if authorization is None and isinstance(params, dict):
-                value = params.get("authorization") or params.get("Authorization")
-                authorization = value if isinstance(value, str) else None
-            self._caller = self.app.accounts.authenticate(authorization)
+            try:
+                # through the breaker: while the store is down, UNAVAILABLE at once
+                self._caller = self.app.breaker.call(
+                    self.app.accounts.authenticate, self._authorization(), self.address
+                )
+            except PapyrusError as refused:
+                if refused.code != "UNAVAILABLE":  # the store may answer the next try
+                    self._refused = refused
+                self.note_refusal(refused)
+                raise
         return self._caller
+
+    def _authorization(self) -> str | None:
+        authorization = self.authorization
+        params = self.connection_params
+        if authorization is None and isinstance(params, dict):
+            value = params.get("authorization") or params.get("Authorization")
+            authorization = value if isinstance(value, str) else None
+        return authorization
+
+    def recheck(self) -> Caller:
+        """The caller of a long-lived connection (a websocket), its token checked again: one
+        revoked since the connection opened (logout, rotateToken, deleteAccount, in any
+        process) is refused from now on. Store work: run it on a worker."""
+        caller = self.caller
+        if caller.is_player:
+            try:
+                self.app.accounts.authenticate(self._authorization(), self.address)
+            except PapyrusError as refused:
+                self._caller, self._refused = None, refused
+                raise
+        return caller
+
+    @property
+    def is_connection(self) -> bool:
+        """A websocket's context: it lives as long as the connection, across operations."""
+        scope = getattr(self.request, "scope", None)
+        return isinstance(scope, dict) and scope.get("type") == "websocket"
+
+    @property
+    def address(self) -> str | None:
+        """The client's address (what rate limits count per address)."""
+        scope = getattr(self.request, "scope", None)
+        return client_address(scope) if isinstance(scope, dict) else None
+
+    async def limit_mutations(self, fields: int, registrations: int) -> None:
+        """Count this request's mutations (``registrations`` of them registrations) against
+        the caller and the address: ``RateLimited`` past a limit (``service.app.limits``)."""
+        loop = asyncio.get_running_loop()
+        try:  # on a worker (authentication reads the store), through the breaker once
+            caller = await loop.run_in_executor(self.executor, lambda: self.caller)
+        except Unauthenticated:  # counted per address only; a resolver needing a player says so
+            caller = SPECTATOR
+        try:
+            await self.run(
+                self.app.limiter.mutations, caller.player_id, self.address, fields, registrations
+            )
+        except RateLimited as refused:
+            self.note_refusal(refused)
+            raise
+
+    def note_refusal(self, refused: PapyrusError) -> None:
+        """A whole request refused for its rate: its HTTP answer says when to come back."""
+        if isinstance(refused, RateLimited) and self.response is not None:
+            self.response.status_code = 429
+            self.response.headers["Retry-After"] = str(refused.retry_after)
 
     def check_caller(self) -> PapyrusError | None:
         try:
@@ -50,9 +118,11 @@ class Context:
         return None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking store work (the library is synchronous) on the sized executor."""
+        """Run blocking store work (the library is synchronous) on the sized executor (a costly
+        operation's on the few threads of the costly pool: ``limits.QueryLimits``)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, lambda: self.app.breaker.call(fn, *args))
+        executor = lane() or self.executor
+        return await loop.run_in_executor(executor, lambda: self.app.breaker.call(fn, *args))
 
 
 Info = strawberry.Info[Context, None]

@@ -1,8 +1,10 @@
 """Every GraphQL error leaves with a stable ``extensions.code`` (API.md "Errors").
 
 Expected failures (``PapyrusError``) keep their message and code; syntax, validation, depth and
-size errors are ``BAD_INPUT``; anything else is a bug: its message is masked as ``INTERNAL``
-and the exception is logged.
+size errors are ``BAD_INPUT``; a failure of the store that escaped the breaker is
+``UNAVAILABLE``; anything else is a bug: its message is masked as ``INTERNAL`` and the exception
+is logged. Subscriptions get the same codes on every result they stream (``on_stream_result``):
+an unknown game is ``NOT_FOUND``, a store outage ``UNAVAILABLE``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from typing import Any
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from service.app.errors import PapyrusError
+from service.api.observability import current_request_id
+from service.app.breaker import MESSAGE as STORE_DOWN
+from service.app.breaker import is_store_failure
+from service.app.errors import PapyrusError, RateLimited
 
 log = logging.getLogger("papyrus.graphql")
 
@@ -29,7 +34,11 @@ def root_cause(error: GraphQLError) -> BaseException | None:
 def is_unexpected(error: GraphQLError) -> bool:
     """A bug (masked as INTERNAL), as opposed to a refused command or a bad query."""
     original = root_cause(error)
-    return original is not None and not isinstance(original, (PapyrusError, GraphQLError))
+    return (
+        original is not None
+        and not isinstance(original, (PapyrusError, GraphQLError))
+        and not is_store_failure(original)
+    )
 
 
 def public_error(error: GraphQLError) -> GraphQLError:
@@ -38,22 +47,37 @@ def public_error(error: GraphQLError) -> GraphQLError:
         extensions: dict[str, Any] = {"code": original.code}
         if original.rule:
             extensions["rule"] = original.rule
+        if isinstance(original, RateLimited):  # seconds until the limit's window ends
+            extensions["retryAfter"] = original.retry_after
         message = original.message
     elif original is None or isinstance(original, GraphQLError):
         if error.extensions and "code" in error.extensions:
-            return error
+            return with_request_id(error)
         extensions, message = {"code": "BAD_INPUT"}, error.message
+    elif is_store_failure(original):
+        extensions, message = {"code": "UNAVAILABLE"}, STORE_DOWN
     else:
         log.error("unexpected error", exc_info=original)
         extensions, message = {"code": "INTERNAL"}, "Internal error: this is a bug on our side."
-    return GraphQLError(
-        message,
-        nodes=error.nodes,
-        positions=error.positions,
-        path=error.path,
-        source=error.source,
-        extensions=extensions,
+    return with_request_id(
+        GraphQLError(
+            message,
+            nodes=error.nodes,
+            positions=error.positions,
+            path=error.path,
+            source=error.source,
+            extensions=extensions,
+        )
     )
+
+
+def with_request_id(error: GraphQLError) -> GraphQLError:
+    """The error with ``extensions.requestId``: the id of the request (or websocket) it answers,
+    as in its log line and ``X-Request-Id`` header."""
+    request_id = current_request_id()
+    if request_id is not None and (error.extensions or {}).get("requestId") != request_id:
+        error.extensions = {**(error.extensions or {}), "requestId": request_id}
+    return error
 
 
 class PublicErrors(SchemaExtension):
@@ -61,6 +85,11 @@ class PublicErrors(SchemaExtension):
         errors = getattr(result, "errors", None)
         if errors:
             result.errors = [public_error(e) for e in errors]
+
+    def on_stream_result(self, result: Any) -> Iterator[None]:
+        """Each result a subscription sends (its errors included) leaves with its codes."""
+        self._process(result)
+        yield
 
     def on_operation(self) -> Iterator[None]:
         yield

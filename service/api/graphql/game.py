@@ -45,10 +45,20 @@ def game_of(info: Info, game: object) -> Game:
 class Game:
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
+    _log: strawberry.Private[views.Timeline | None] = None
 
     @property
     def _table(self) -> tables.Table:
         return self._game.table
+
+    async def _seen(self, info: Info) -> views.Timeline:
+        """The caller's log of this game (``views.Timeline``), read once per ``Game``."""
+        if self._log is None:
+            context = info.context
+            self._log = await context.run(
+                views.timeline, context.app.tables, self._game, self._caller
+            )
+        return self._log
 
     @strawberry.field
     def id(self) -> strawberry.ID:
@@ -66,9 +76,12 @@ class Game:
     def options(self) -> JSON:
         return JSON(self._table.options)
 
-    @strawberry.field(description="Number of the last event.")
-    def version(self) -> int:
-        return int(self._game.version)
+    @strawberry.field(
+        description="Number of the last event of the log as the caller may see it: an event "
+        "private to another seat is not part of it (every event is, once the game is over)."
+    )
+    async def version(self, info: Info) -> int:
+        return (await self._seen(info)).version
 
     @strawberry.field(description="Undo is allowed at this table (false: ranked play).")
     def undo_allowed(self) -> bool:
@@ -78,9 +91,36 @@ class Game:
     def seed(self) -> str | None:
         return self._table.seed if views.is_revealed(self._table) else None
 
-    @strawberry.field(description="Commitment (SHA-256) to the secret seed of the game.")
+    @strawberry.field(
+        description="The secret salt of the seed's commitment (hex), revealed with the seed once "
+        "the game is over (else null; null too for games older than salts)."
+    )
+    def seed_salt(self) -> str | None:
+        return self._table.seed_salt if views.is_revealed(self._table) else None
+
+    @strawberry.field(
+        description="Commitment to the secret seed: hex SHA-256(salt || seed), salt the 32 bytes "
+        "of seedSalt (domain/randomness.py; unsalted for games older than salts)."
+    )
     def seed_commitment(self) -> str:
         return self._table.seed_commitment
+
+    @strawberry.field(
+        description="The game counts in ratings, profiles and statistics (false: see "
+        "unrankedReason)."
+    )
+    def ranked(self) -> bool:
+        return self._unranked_reason() is None
+
+    @strawberry.field(
+        description='Why the game counts in no rating, profile or statistic: "the creator chose '
+        'the seed", "a fork" or "an imported copy"; null for a ranked game.'
+    )
+    def unranked_reason(self) -> str | None:
+        return self._unranked_reason()
+
+    def _unranked_reason(self) -> str | None:
+        return self._table.unranked_reason(imported=self._game.imported_by is not None)
 
     @strawberry.field
     def rules_version(self) -> str:
@@ -90,9 +130,9 @@ class Game:
     def created_at(self) -> datetime:
         return self._game.created_on
 
-    @strawberry.field
-    def updated_at(self) -> datetime:
-        return self._game.modified_on
+    @strawberry.field(description="Time of the last event of the log as the caller may see it.")
+    async def updated_at(self, info: Info) -> datetime:
+        return (await self._seen(info)).updated
 
     @strawberry.field
     def seats(self) -> list[Seat]:
@@ -150,51 +190,55 @@ class Game:
     ) -> GameEventConnection:
         limit = page_size(first, default=100)
         start = decode_cursor("event", after) or 0
-        records = await info.context.run(
-            info.context.app.tables.events, str(self._game.id), start, limit + 1
+        log = await self._seen(info)
+        context = info.context
+        shown, more = await context.run(
+            views.page, context.app.tables, self._game, self._caller, log, start, limit
         )
-        shown = [views.event(self._table, r, self._caller) for r in records[:limit]]
         nodes = [GameEvent.of(s) for s in shown]
         edges = [GameEventEdge(cursor=encode_cursor("event", n.version), node=n) for n in nodes]
         return GameEventConnection(
             edges=edges,
             nodes=nodes,
             page_info=PageInfo(
-                has_next_page=len(records) > limit,
+                has_next_page=more,
                 end_cursor=edges[-1].cursor if edges else after,
             ),
-            total_count=int(self._game.version),
+            total_count=log.version,
         )
 
     @strawberry.field(description="Whether the caller may take back its last action now, and why.")
-    def can_undo(self) -> UndoStatus:
+    async def can_undo(self, info: Info) -> UndoStatus:
         seat = views.my_seat(self._table, self._caller)
-        verdict = undo.can_undo(self._table, seat)
+        log = await self._seen(info)  # versions are numbers of the caller's log
+        verdict = undo.can_undo(self._table, seat, log.number)
         target = undo.last_own_start(self._table, seat) if seat is not None else None
         return UndoStatus(
             allowed=verdict.allowed,
             immediate=verdict.immediate,
-            to_version=target if verdict.allowed else None,
+            to_version=log.number(target) if verdict.allowed and target is not None else None,
             reason=verdict.reason,
         )
 
     @strawberry.field(description="A pending request to take actions back.")
-    def undo_request(self) -> UndoRequest | None:
+    async def undo_request(self, info: Info) -> UndoRequest | None:
         request = self._table.undo_request
         if request is None:
             return None
+        log = await self._seen(info)  # versions are numbers of the caller's log
         return UndoRequest(
-            version=request.version,
+            version=log.number(request.version),
             seat=request.seat,
-            to_version=request.to_version,
+            to_version=log.number(request.to_version),
             waiting=list(request.waiting),
         )
 
     @strawberry.field(description="The game this sandbox was forked from.")
-    def forked_from(self) -> ForkSource | None:
+    async def forked_from(self, info: Info) -> ForkSource | None:
         source = self._table.forked_from
         if source is None:
             return None
+        source = (await self._seen(info)).fork_source(source)  # numbered in the caller's log
         return ForkSource(
             game_id=strawberry.ID(source["game_id"]),
             version=source["version"],
@@ -214,14 +258,19 @@ class Game:
         revealed = views.is_revealed(self._table)
         caller = self._caller
         current = self._table
+        log = await self._seen(info)
+        window = views.replay_window(log, after, limit)
 
         def steps() -> list[ReplayStep]:
+            if window is None:
+                return []
             return [
                 ReplayStep(
-                    event=GameEvent.of(views.event(current, entry, caller)),
+                    event=GameEvent.of(views.event(current, entry, caller, log)),
                     state=JSON(views.state(table, caller, revealed=revealed)),
                 )
-                for table, entry in info.context.app.audit.replay(str(self._game.id), after, limit)
+                for table, entry in info.context.app.audit.replay(str(self._game.id), *window)
+                if log.sees(entry.version)
             ]
 
         return await info.context.run(steps)
@@ -229,6 +278,7 @@ class Game:
     @strawberry.field(description="Replay: the state right after event `version`.")
     async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:
         tables = info.context.app.tables
+        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
         past = await info.context.run(tables.at_version, str(self._game.id), version)
         # Time travel shows what was visible then; once the game is over everything is public.
         return JSON(views.state(past.table, self._caller, revealed=views.is_revealed(self._table)))

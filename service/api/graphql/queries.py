@@ -33,6 +33,7 @@ from service.api.graphql.types import (
     encode_cursor,
     page_size,
 )
+from service.app import views
 from service.app.errors import BadInput
 
 
@@ -177,13 +178,12 @@ class Query:
         "every event through the rules; reports the first event that does not hold."
     )
     async def verify_log(self, info: Info, game_id: GameID) -> LogVerification:
-        finding = await info.context.run(info.context.app.audit.verify, str(game_id))
-        return LogVerification(
-            ok=finding.ok,
-            checked_events=finding.checked,
-            bad_version=finding.version,
-            reason=finding.reason,
+        context = info.context
+        finding = await context.run(context.app.audit.verify, str(game_id))
+        shown = await context.run(
+            views.verification, context.app.tables, str(game_id), finding, context.caller
         )
+        return LogVerification(**shown)
 
     @strawberry.field(description="A finished game as one portable JSON document.")
     async def export_game(self, info: Info, game_id: GameID) -> JSON:

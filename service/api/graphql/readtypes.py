@@ -31,10 +31,20 @@ class GameSummary:
     active_seats: list[int] = strawberry.field(description="Whose turn it is.")
     scores: list[int]
     winners: list[int] | None
-    version: int = strawberry.field(description="The game version this summary reflects.")
+    version: int = strawberry.field(
+        description="The game version this summary reflects: the number of the last event a "
+        "spectator sees (a spectator's `Game.version`)."
+    )
     created_at: str
     last_activity: str
     forked_from: strawberry.ID | None
+    ranked: bool = strawberry.field(
+        description="The game counts in ratings, profiles and statistics."
+    )
+    unranked_reason: str | None = strawberry.field(
+        description='Why it does not: "the creator chose the seed", "a fork" or "an imported '
+        'copy"; null for a ranked game.'
+    )
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> GameSummary:
@@ -62,6 +72,8 @@ class GameSummary:
             forked_from=strawberry.ID(row["forked_from"]["game_id"])
             if row.get("forked_from")
             else None,
+            ranked=row["unranked_reason"] is None,
+            unranked_reason=row["unranked_reason"],
         )
 
 

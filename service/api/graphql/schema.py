@@ -14,7 +14,9 @@ from strawberry.extensions import (
 from strawberry.extensions.query_depth_limiter import create_validator
 
 from service.api.graphql.errors import PublicErrors, is_unexpected
-from service.api.graphql.mutations import Mutation
+from service.api.graphql.limits import QueryLimits
+from service.api.graphql.mutations import Mutation, MutationLimits
+from service.api.graphql.observed import RequestFacts
 from service.api.graphql.queries import Query
 from service.api.graphql.subscriptions import Subscription
 
@@ -37,9 +39,14 @@ schema = PapyrusSchema(
     subscription=Subscription,
     extensions=[
         PublicErrors,
+        RequestFacts,  # what was asked, for the request's log line and metrics
         # one rule class for every request, so that validation results can be cached
         lambda: AddValidationRules([DEPTH_RULE]),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        # cost and alias limits before execution, the time budget during it (the settings)
+        QueryLimits,
+        # rate limits of mutations, counted before any of them runs (service/app/limits.py)
+        MutationLimits,
         # clients send the same few documents over and over: parse and validate each once
         lambda: ParserCache(maxsize=512),
         lambda: ValidationCache(maxsize=512),

@@ -172,7 +172,11 @@ class CreateGameInput:
     kind: GameKind
     seats: int
     options: JSON | None = None
-    seed: str | None = None
+    seed: str | None = strawberry.field(
+        default=None,
+        description="Makes the game deterministic (the same seed and actions give the same "
+        "events) and unranked; hidden until the game is over. Omit it for a ranked game.",
+    )
 
 
 GameID = Annotated[strawberry.ID, strawberry.argument(description="A game's id.")]

@@ -16,10 +16,11 @@ from service.api.rest.models import (
     GamePage,
     JoinGame,
 )
-from service.api.rest.presenters import present_events, present_game
+from service.api.rest.presenters import present_events, present_game, presented
 from service.api.rest.problems import errors
 from service.api.rest.readmodels import Listed, summary_rows
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
+from service.app import views
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -40,7 +41,7 @@ async def games(rt: Runtime, caller: Caller, listed: Listed) -> Any:
     items = []
     for row in rows:
         game = await run(rt, rt.app.tables.get, row["game_id"])
-        items.append(present_game(game, caller))
+        items.append(await presented(rt, game, caller))
     return {"items": items, "nextCursor": next_cursor}
 
 
@@ -57,7 +58,7 @@ async def create_game(rt: Runtime, caller: Caller, body: CreateGame) -> Any:
     game = await run(
         rt, rt.app.seating.create_game, caller, body.kind, body.seats, body.options, body.seed
     )
-    return present_game(game, caller)
+    return await presented(rt, game, caller)
 
 
 @router.get(
@@ -69,7 +70,7 @@ async def create_game(rt: Runtime, caller: Caller, body: CreateGame) -> Any:
     responses=errors(401, 404, 422),
 )
 async def game(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
-    return present_game(await run(rt, rt.app.tables.get, game_id), caller)
+    return await presented(rt, await run(rt, rt.app.tables.get, game_id), caller)
 
 
 @router.post(
@@ -86,7 +87,8 @@ async def join_game(
     game_id: GameId,
     body: Annotated[JoinGame, Body(default_factory=JoinGame)],
 ) -> Any:
-    return present_game(await run(rt, rt.app.seating.join_game, caller, game_id, body.seat), caller)
+    game = await run(rt, rt.app.seating.join_game, caller, game_id, body.seat)
+    return await presented(rt, game, caller)
 
 
 @router.post(
@@ -104,7 +106,7 @@ async def add_bot(
     body: Annotated[AddBot, Body(default_factory=AddBot)],
 ) -> Any:
     game = await run(rt, rt.app.seating.add_bot, caller, game_id, body.seat, body.strategy)
-    return present_game(game, caller)
+    return await presented(rt, game, caller)
 
 
 @router.post(
@@ -122,7 +124,7 @@ async def abandon_game(
     body: Annotated[AbandonGame, Body(default_factory=AbandonGame)],
 ) -> Any:
     game = await run(rt, rt.app.seating.abandon_game, caller, game_id, body.reason)
-    return present_game(game, caller)
+    return await presented(rt, game, caller)
 
 
 @router.post(
@@ -150,7 +152,8 @@ async def act(
     game, records = await run(
         rt, rt.app.play.act, caller, game_id, body.action, body.expected_version, idempotency_key
     )
+    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # the caller's log
     return {
-        "game": present_game(game, caller),
-        "events": present_events(game.table, records, caller),
+        "game": present_game(game, caller, log),
+        "events": present_events(game.table, records, caller, log),
     }

@@ -93,7 +93,11 @@ class CreateGame(Body):
     kind: Kind
     seats: Seats
     options: JsonObject | None = Field(None, description="Table options (each game's spec).")
-    seed: str | None = Field(None, description="Makes the game deterministic; never shown.")
+    seed: str | None = Field(
+        None,
+        description="Makes the game deterministic (the same seed and actions give the same "
+        "events) and unranked; hidden until the game is over. Omit it for a ranked game.",
+    )
 
 
 class JoinGame(Body):
@@ -149,6 +153,9 @@ class Problem(BaseModel):
     detail: str
     code: ErrorCode
     rule: str | SkipJsonSchema[None] = Field(None, description="The rule an illegal action breaks.")
+    requestId: str | SkipJsonSchema[None] = Field(
+        None, description="The request's id, as in its `X-Request-Id` header and the server's log."
+    )
 
 
 class Player(Shown):
@@ -199,6 +206,11 @@ class Game(Shown):
     scores: list[int]
     result: GameResult | None
     forked_from: ForkSource | None
+    ranked: bool = Field(description="The game counts in ratings, profiles and statistics.")
+    unranked_reason: str | None = Field(
+        description='Why it does not: "the creator chose the seed", "a fork" or "an imported '
+        'copy"; null for a ranked game.'
+    )
     created_at: Timestamp
     updated_at: Timestamp
 
@@ -264,6 +276,11 @@ class GameSummary(Shown):
     scores: list[int]
     winners: list[int] | None
     version: int
+    ranked: bool = Field(description="The game counts in ratings, profiles and statistics.")
+    unranked_reason: str | None = Field(
+        description='Why it does not: "the creator chose the seed", "a fork" or "an imported '
+        'copy"; null for a ranked game.'
+    )
     created_at: Timestamp
     last_activity: Timestamp
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.api.rest.routing import run
 from service.app import views
 
 #: who is asking (``service.app``'s ``Caller``); typed loosely so that the REST layer does not
@@ -11,14 +12,22 @@ from service.app import views
 Caller = Any
 
 
-def present_game(game: Any, caller: Caller) -> dict[str, Any]:
+async def presented(rt: Any, game: Any, caller: Caller) -> dict[str, Any]:
+    """``present_game`` with the caller's log (``views.Timeline``), read on the workers."""
+    return present_game(game, caller, await run(rt, views.timeline, rt.app.tables, game, caller))
+
+
+def present_game(game: Any, caller: Caller, log: views.Timeline | None = None) -> dict[str, Any]:
+    """``log``: the caller's log, whose numbers and last time the game shows (default: the log
+    itself, for a game that hides no entry from the caller)."""
     table = game.table
+    log = log or views.Timeline(game.version, game.modified_on)
     return {
         "id": str(game.id),
         "kind": table.kind.upper(),
         "status": table.status,
         "options": table.options,
-        "version": game.version,
+        "version": log.version,
         "seedCommitment": table.seed_commitment,
         "rulesVersion": table.rules_version,
         "seats": [
@@ -36,10 +45,15 @@ def present_game(game: Any, caller: Caller) -> dict[str, Any]:
         "legalActions": views.legal_actions(table, caller),
         "scores": views.scores(table),
         "result": views.result(table),
-        "forkedFrom": fork_source(table.forked_from),
+        "forkedFrom": fork_source(table.forked_from and log.fork_source(table.forked_from)),
+        **ranking(table.unranked_reason(imported=game.imported_by is not None)),
         "createdAt": game.created_on.isoformat(),
-        "updatedAt": game.modified_on.isoformat(),
+        "updatedAt": log.updated.isoformat(),
     }
+
+
+def ranking(unranked_reason: str | None) -> dict[str, Any]:
+    return {"ranked": unranked_reason is None, "unrankedReason": unranked_reason}
 
 
 def fork_source(source: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -62,8 +76,15 @@ def present_event(shown: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def present_events(table: Any, records: list[Any], caller: Caller) -> list[dict[str, Any]]:
-    return [present_event(views.event(table, r, caller)) for r in records]
+def present_events(
+    table: Any, records: list[Any], caller: Caller, log: views.Timeline | None = None
+) -> list[dict[str, Any]]:
+    """The records the caller sees (all of them without ``log``), numbered in its log."""
+    return [
+        present_event(views.event(table, r, caller, log))
+        for r in records
+        if log is None or log.sees(r.version)
+    ]
 
 
 def present_summary(row: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +107,7 @@ def present_summary(row: dict[str, Any]) -> dict[str, Any]:
         "scores": row["scores"],
         "winners": row["winners"],
         "version": row["version"],
+        **ranking(row["unranked_reason"]),
         "createdAt": row["created_at"],
         "lastActivity": row["updated_at"],
     }

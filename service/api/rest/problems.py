@@ -17,8 +17,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from service.api.observability import current
 from service.api.rest.models import Problem, Unreadable
-from service.app.errors import BadInput, NotFound, PapyrusError
+from service.app.errors import BadInput, NotFound, PapyrusError, RateLimited
 
 log = logging.getLogger("papyrus.rest")
 
@@ -29,6 +30,9 @@ def problem(
     error: PapyrusError, *, status: int | None = None, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
     status = status or error.status
+    record = current()  # the request answered: its log line carries the code too
+    if record is not None:
+        record.note_code(error.code)
     body = Problem(
         type=f"https://papyrus.example/errors/{error.code.lower()}",
         title=error.code.replace("_", " ").capitalize(),
@@ -36,6 +40,7 @@ def problem(
         detail=error.message,
         code=error.code,
         rule=error.rule or None,
+        requestId=record.request_id if record is not None else None,
     )
     return JSONResponse(
         body.model_dump(exclude_none=True),
@@ -84,6 +89,8 @@ def in_words(error: dict[str, Any]) -> str:
 
 async def refused(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, PapyrusError)
+    if isinstance(error, RateLimited):  # when the limit's window ends (RFC 9110 §10.2.3)
+        return problem(error, headers={"Retry-After": str(error.retry_after)})
     return problem(error)
 
 
@@ -127,8 +134,11 @@ HANDLERS: dict[int | type[Exception], Handler] = {
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of these failures (as ``application/problem+json``: see
-    ``service.api.rest.openapi_document``)."""
+    ``service.api.rest.openapi_document``), with those every operation of that kind can give:
+    503 (``UNAVAILABLE``) always, as every operation reads the store; 429 (``RATE_LIMITED``)
+    wherever 401 can be, as failed authentications are rate limited."""
+    implied = {503} | ({429} if 401 in statuses else set())
     return {
         status: {"model": Problem, "description": "A problem (RFC 9457) with a stable `code`."}
-        for status in statuses
+        for status in sorted({*statuses, *implied})
     }

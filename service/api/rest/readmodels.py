@@ -177,6 +177,7 @@ async def statistics(rt: Runtime, kind: KindOfPath) -> Any:
     operation_id="readModels",
     summary="How far each read model has applied the store",
     response_model=ReadModelStatus,
+    responses=errors(),
 )
 async def read_models(rt: Runtime) -> Any:
     positions = await run(rt, rt.app.readmodels.positions)

@@ -17,7 +17,7 @@ from service.api.rest.models import (
     Verification,
 )
 from service.api.rest.params import Count, JsonObject, Limit, MaybeVersion
-from service.api.rest.presenters import present_event, present_events, present_game
+from service.api.rest.presenters import present_event, presented
 from service.api.rest.problems import errors
 from service.api.rest.routing import Caller, JsonRoute, Runtime, body_limit, run
 from service.app import views
@@ -37,9 +37,10 @@ async def events(
     rt: Runtime, caller: Caller, game_id: GameId, after: Count = 0, limit: Limit = 100
 ) -> Any:
     game = await run(rt, rt.app.tables.get, game_id)
-    records = await run(rt, rt.app.tables.events, str(game.id), after, limit + 1)
-    items = present_events(game.table, records[:limit], caller)
-    return {"items": items, "nextAfter": items[-1]["version"] if len(records) > limit else None}
+    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # the caller's log
+    shown, more = await run(rt, views.page, rt.app.tables, game, caller, log, after, limit)
+    items = [present_event(e) for e in shown]
+    return {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
 
 
 @router.get(
@@ -56,7 +57,8 @@ async def state_at(
     game = await run(rt, rt.app.tables.get, game_id)
     if version is None:
         return views.state(game.table, caller)
-    past = await run(rt, rt.app.tables.at_version, str(game.id), version)
+    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # `version`: its number
+    past = await run(rt, rt.app.tables.at_version, str(game.id), log.version_of(version))
     return views.state(past.table, caller, revealed=views.is_revealed(game.table))
 
 
@@ -73,14 +75,19 @@ async def replay(
 ) -> Any:
     current = await run(rt, rt.app.tables.get, game_id)
     revealed = views.is_revealed(current.table)
+    log = await run(rt, views.timeline, rt.app.tables, current, caller)  # the caller's log
+    window = views.replay_window(log, after, limit)
 
     def steps() -> list[dict[str, Any]]:
+        if window is None:
+            return []
         return [
             {
-                "event": present_event(views.event(current.table, entry, caller)),
+                "event": present_event(views.event(current.table, entry, caller, log)),
                 "state": views.state(table, caller, revealed=revealed),
             }
-            for table, entry in rt.app.audit.replay(str(current.id), after, limit)
+            for table, entry in rt.app.audit.replay(str(current.id), *window)
+            if log.sees(entry.version)
         ]
 
     return {"items": await run(rt, steps)}
@@ -92,15 +99,16 @@ async def replay(
     operation_id="verifyLog",
     summary="Recompute the hash chain, check the seed and replay the rules",
     response_model=Verification,
-    responses=errors(404, 422),
+    responses=errors(401, 404, 422),
 )
-async def verify_log(rt: Runtime, game_id: GameId) -> Any:
+async def verify_log(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
     finding = await run(rt, rt.app.audit.verify, game_id)
+    shown = await run(rt, views.verification, rt.app.tables, game_id, finding, caller)
     return {
-        "ok": finding.ok,
-        "checkedEvents": finding.checked,
-        "badVersion": finding.version,
-        "reason": finding.reason,
+        "ok": shown["ok"],
+        "checkedEvents": shown["checked_events"],
+        "badVersion": shown["bad_version"],
+        "reason": shown["reason"],
     }
 
 
@@ -131,7 +139,7 @@ async def import_game(
     caller: Caller,
     document: Annotated[JsonObject, Body(description="What `exportGame` gave.")],
 ) -> Any:
-    return present_game(await run(rt, rt.app.archive.import_game, caller, document), caller)
+    return await presented(rt, await run(rt, rt.app.archive.import_game, caller, document), caller)
 
 
 @router.post(
@@ -149,7 +157,7 @@ async def request_undo(
     body: Annotated[RequestUndo, Body(default_factory=RequestUndo)],
 ) -> Any:
     game = await run(rt, rt.app.undo.request_undo, caller, game_id, body.to_version)
-    return present_game(game, caller)
+    return await presented(rt, game, caller)
 
 
 @router.post(
@@ -162,7 +170,7 @@ async def request_undo(
 )
 async def answer_undo(rt: Runtime, caller: Caller, game_id: GameId, body: AnswerUndo) -> Any:
     game = await run(rt, rt.app.undo.answer_undo, caller, game_id, body.accept)
-    return present_game(game, caller)
+    return await presented(rt, game, caller)
 
 
 @router.post(
@@ -180,4 +188,4 @@ async def answer_undo(rt: Runtime, caller: Caller, game_id: GameId, body: Answer
 )
 async def fork_game(rt: Runtime, caller: Caller, game_id: GameId, body: ForkGame) -> Any:
     game = await run(rt, rt.app.forks.fork, caller, game_id, body.at_version)
-    return present_game(game, caller)
+    return await presented(rt, game, caller)

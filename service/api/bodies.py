@@ -1,0 +1,163 @@
+"""Request bodies as a hostile client sends them: JSON that is too deep or not UTF-8, bodies
+larger than the limit (with or without a ``Content-Length``), clients that go away mid-body.
+
+* ``parse_json`` reads JSON for both transports: anything that is not JSON this server takes
+  (not JSON, not UTF-8, nested more than ``MAX_JSON_DEPTH`` levels, which Python's ``json``
+  would otherwise answer with a ``RecursionError`` at about 1,000) raises ``NotJson`` with a
+  sentence for the caller, so that it is answered ``BAD_INPUT``, never ``INTERNAL``.
+* ``limited(receive, limit)`` counts the body bytes actually received (``Transfer-Encoding:
+  chunked`` carries no length to check first) and raises ``BodyTooLarge`` as soon as they pass
+  ``limit``, before the rest is read: each reader (GraphQL, REST) stops at its own limit.
+* ``BodyLimit`` is a pure ASGI middleware around the whole server: no body is read past the
+  largest limit of any route, whoever reads it, and a client that disconnects before its body
+  is complete costs one log line rather than a traceback (the request's own log line shows
+  499, nginx's "client closed request": no answer reached anyone).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("papyrus.http")
+
+#: the deepest JSON a request may carry (a game's exported log is about 8 levels deep)
+MAX_JSON_DEPTH = 64
+#: the status of a request whose client went away before it was answered (nginx's)
+CLIENT_GONE = 499
+
+
+class NotJson(ValueError):
+    """A body (or websocket message) this server does not read as JSON; ``message`` says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BodyTooLarge(Exception):
+    """More than ``limit`` body bytes arrived."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"The request body is larger than {limit} bytes.")
+        self.limit = limit
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """``raw`` as JSON, or ``NotJson``."""
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise NotJson(too_deep()) from None
+    except UnicodeDecodeError:
+        raise NotJson("The request body is not valid JSON: it is not UTF-8 text.") from None
+    except ValueError:
+        raise NotJson("The request body is not valid JSON.") from None
+    if depth_exceeds(value, MAX_JSON_DEPTH):
+        raise NotJson(too_deep())
+    return value
+
+
+def too_deep() -> str:
+    return f"The request body is nested too deeply: at most {MAX_JSON_DEPTH} levels are read."
+
+
+def depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels deep (without
+    recursion: the value may be as deep as ``json`` could parse)."""
+    if not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                if depth >= limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+def declared_length(scope: Scope) -> int | None:
+    """The request's ``Content-Length``, when it sends a valid one."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+def limited(receive: Receive, limit: int) -> Receive:
+    """``receive`` that raises ``BodyTooLarge`` once more than ``limit`` body bytes came."""
+    received = 0
+
+    async def counted() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise BodyTooLarge(limit)
+        return message
+
+    return counted
+
+
+class BodyLimit:
+    """No request body is read past ``limit`` (answered by ``refuse(scope, limit)``, 413), and
+    a client gone before its body is complete is logged in one line."""
+
+    def __init__(
+        self, app: ASGIApp, *, limit: int, refuse: Callable[[Scope, int], Response]
+    ) -> None:
+        self.app = app
+        self.limit = limit
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = declared_length(scope)
+        if length is not None and length > self.limit:
+            await self.refuse(scope, self.limit)(scope, receive, send)
+            return
+        started = complete = gone = False
+
+        async def watched_receive() -> Message:
+            nonlocal complete, gone
+            message = await counted()
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                complete = True
+            elif message["type"] == "http.disconnect" and not complete:
+                gone = True
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        counted = limited(receive, self.limit)
+        try:
+            await self.app(scope, watched_receive, watched_send)
+        except BodyTooLarge:
+            if started:
+                raise
+            await self.refuse(scope, self.limit)(scope, receive, send)
+        except ClientDisconnect:  # no one to answer: the server drops what is sent now
+            if not started:
+                await Response(status_code=CLIENT_GONE)(scope, receive, send)
+        if gone:
+            client = scope.get("client")
+            log.warning(
+                "%s %s: the client%s went away before its request body was complete",
+                scope.get("method"),
+                scope.get("path"),
+                f" {client[0]}:{client[1]}" if client else "",
+            )

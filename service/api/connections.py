@@ -1,0 +1,209 @@
+"""Connection limits against a hostile client (deploy/OPERATIONS.md "Protocol limits").
+
+* ``Admission``: websockets open at once per client address (``max_websockets_per_client``);
+  one more is refused in its handshake with 429 ``RATE_LIMITED``.
+* ``TransportWSHandler`` / ``LegacyWSHandler``: operations running at once on one websocket
+  (``max_subscriptions_per_connection``); one more is answered with an error whose
+  ``extensions.code`` is ``RATE_LIMITED`` and whose message names the limit (strawberry's own
+  check says only "Subscription limit reached", without a code).
+* ``http_protocol(header_timeout)``: uvicorn's HTTP protocol with a deadline on the request
+  headers (slowloris: uvicorn has a keep-alive timeout between requests, but none while the
+  headers of a request trickle in, nor before the first byte). A connection whose headers are
+  not complete ``header_timeout`` seconds after the server began waiting for them is answered
+  408 and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+from typing import Any
+
+from graphql import GraphQLError
+from starlette.types import Receive, Scope, Send
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
+    BaseGraphQLTransportWSHandler,
+)
+from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
+
+log = logging.getLogger("papyrus.http")
+
+
+# -- websockets per client address ------------------------------------------------------------
+
+
+class Admission:
+    """Counts the open websockets of each client address (on the event loop: no lock)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        if self.open[address] >= self.limit:
+            return False
+        self.open[address] += 1
+        return True
+
+    def leave(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+
+async def refuse_websocket(scope: Scope, receive: Receive, send: Send, message: str) -> None:
+    """Refuse a websocket handshake: 429 with a GraphQL error body where the server can send
+    one (the ASGI ``websocket.http.response`` extension), else a plain refusal (403)."""
+    connect = await receive()
+    if connect["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+        return
+    body = json.dumps(
+        {"data": None, "errors": [{"message": message, "extensions": {"code": "RATE_LIMITED"}}]}
+    ).encode()
+    await send(
+        {
+            "type": "websocket.http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "websocket.http.response.body", "body": body})
+
+
+# -- operations per websocket -----------------------------------------------------------------
+
+
+def too_many_operations(limit: int) -> GraphQLError:
+    return GraphQLError(
+        f"This connection already runs {limit} subscriptions or operations, the most one "
+        f"connection may run at once (max_subscriptions_per_connection): complete one first, "
+        f"or open another connection.",
+        extensions={"code": "RATE_LIMITED"},
+    )
+
+
+class TransportWSHandler(BaseGraphQLTransportWSHandler[Any, Any]):
+    """``graphql-transport-ws``, with the per-connection limit answered by a coded error."""
+
+    async def handle_subscribe(self, message: Any) -> None:
+        limit = self.max_subscriptions_per_connection
+        if (
+            limit is not None
+            and self.connection_acknowledged
+            and message["id"] not in self.operations
+            and len(self.operations) >= limit
+        ):
+            error = too_many_operations(limit).formatted
+            await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
+            return
+        await super().handle_subscribe(message)
+
+
+class LegacyWSHandler(BaseGraphQLWSHandler[Any, Any]):
+    """The older ``graphql-ws``, likewise."""
+
+    async def handle_start(self, message: Any) -> None:
+        limit = self.max_subscriptions_per_connection
+        if (
+            limit is not None
+            and self.connection_acknowledged
+            and message["id"] not in self.tasks
+            and len(self.tasks) >= limit
+        ):
+            error = too_many_operations(limit).formatted
+            await self.send_message({"type": "error", "id": message["id"], "payload": error})
+            return
+        await super().handle_start(message)
+
+
+# -- a deadline on request headers ------------------------------------------------------------
+
+
+def uvicorn_http_protocol() -> Any:
+    """The protocol uvicorn's ``http="auto"`` picks: httptools when installed, else h11."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - uvicorn[standard] installs httptools
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        return H11Protocol
+    return HttpToolsProtocol
+
+
+def timed_out_response(timeout: float) -> bytes:
+    body = json.dumps(
+        {
+            "type": "https://papyrus.example/errors/bad_input",
+            "title": "Bad input",
+            "status": 408,
+            "detail": f"The request headers did not arrive within {timeout:g} seconds.",
+            "code": "BAD_INPUT",
+        }
+    ).encode()
+    head = (
+        b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
+        b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+    )
+    return head + body
+
+
+def http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, closing a connection whose request headers are not complete
+    ``header_timeout`` seconds after the server began waiting for them: from the connection's
+    start, and from the first byte of each later request on it (between requests, uvicorn's
+    keep-alive timeout applies)."""
+    base = uvicorn_http_protocol()
+
+    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
+        """Waiting for headers: no request cycle yet, or the last one answered."""
+
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            cycle = self.cycle
+            if self._deadline is None and (cycle is None or cycle.response_complete):
+                self._arm()  # the first bytes of another request
+            super().data_received(data)
+            if self._deadline is not None and (
+                self.cycle is not cycle or self.transport.get_protocol() is not self
+            ):  # the headers are complete: a new request cycle, or a websocket upgrade
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._deadline = self.loop.call_later(header_timeout, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return
+            client = self.client
+            log.warning(
+                "%sthe request headers did not arrive within %g s: connection closed",
+                f"{client[0]}:{client[1]}: " if client else "",
+                header_timeout,
+            )
+            self.transport.write(timed_out_response(header_timeout))
+            self.transport.close()
+
+    return HeaderDeadline

@@ -1,0 +1,516 @@
+"""A hostile client over the real HTTP server: malformed bodies, bodies past the size limit,
+clients that go away mid-body or trickle their headers, too many websockets and subscriptions
+(API.md "Errors": BAD_INPUT 422, RATE_LIMITED 429; deploy/OPERATIONS.md "Protocol limits"),
+and live subscriptions that cost nothing while idle.
+
+The protocol limits are checked on a ``papyrus serve`` process started with low limits, so that
+what the command line hands uvicorn (the header deadline) is what is tested, and its log output
+can be read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.client import Client, register
+from tests.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+MISSING = "7d5c6a3e-0000-4000-8000-000000000000"
+PROTOCOL = "graphql-transport-ws"
+EVENTS = (
+    "subscription($g: ID!, $v: Int) { gameEvents(gameId: $g, afterVersion: $v) { version type } }"
+)
+#: nested past what Python's json reads (a RecursionError at about 1,000)
+TOO_DEEP = b"[" * 5000 + b"]" * 5000
+#: a string with a byte that is not UTF-8
+NOT_UTF8 = b'{"name": "Ann\xff"}'
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def nested(depth: int) -> str:
+    """A JSON object ``depth`` levels deep, as text (json.dumps itself would recurse)."""
+    return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+def read_response(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 response with a Content-Length (all this server sends here)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"closed before a response: {data!r}")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    while len(body) < int(headers.get("content-length", "0")):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split()[1]), headers, body
+
+
+def chunk(data: bytes) -> bytes:
+    return f"{len(data):x}\r\n".encode() + data + b"\r\n"
+
+
+def post_chunked(port: int, path: str, first: bytes, total: int) -> tuple[int, dict[str, Any]]:
+    """POST ``total`` bytes of chunked body (``first``, then spaces) and never end it: the
+    answer must come from the bytes read so far."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n".encode()
+        )
+        sock.sendall(chunk(first))
+        sent = len(first)
+        while sent < total:
+            sock.sendall(chunk(b" " * 65536))
+            sent += 65536
+        status, _, body = read_response(sock)
+    return status, json.loads(body)
+
+
+class Served:
+    """``papyrus serve`` in its own process on SQLite, its output in a file."""
+
+    def __init__(self, folder: Path, *options: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        self.log_path = folder / "server.log"
+        self.log_file = self.log_path.open("wb")
+        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
+        command += ["--database-url", f"sqlite:///{folder / 'papyrus.sqlite'}", *options]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=self.log_file,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"papyrus serve did not start:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait_for_log(self, found: Callable[[str], bool], seconds: float = 15) -> str:
+        deadline = time.monotonic() + seconds
+        while not found(text := self.log()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return text
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.log_file.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    limits = ["--max-websockets-per-client", "3", "--max-subscriptions-per-connection", "2"]
+    process = Served(
+        tmp_path_factory.mktemp("hostile"),
+        "--header-timeout",
+        "1.5",
+        *limits,
+        "--log-level",
+        "info",
+    )
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+async def connected(ws_url: str) -> Any:
+    """An acknowledged graphql-transport-ws connection."""
+    ws = await websockets.connect(ws_url, subprotocols=[PROTOCOL])  # type: ignore[list-item]
+    await ws.send(json.dumps({"type": "connection_init"}))
+    ack = json.loads(await asyncio.wait_for(ws.recv(), 20))
+    assert ack["type"] == "connection_ack", ack
+    return ws
+
+
+async def start(ws: Any, ident: str, game_id: str, after: int) -> None:
+    """Subscribe to the game's events after version ``after`` (the table as it was opened:
+    whenever the subscription starts, it delivers the same events)."""
+    payload = {"query": EVENTS, "variables": {"g": game_id, "v": after}}
+    await ws.send(json.dumps({"id": ident, "type": "subscribe", "payload": payload}))
+
+
+async def next_message(ws: Any, seconds: float = 20) -> dict[str, Any]:
+    """The next message that is not a keep-alive ping."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), seconds))
+        if message["type"] != "ping":
+            return dict(message)
+
+
+def open_table(base_url: str) -> tuple[str, int, Client]:
+    """A new two-seat table: its id, its version and its creator."""
+    owner = register(base_url, "Owner")
+    created = owner.gql("mutation { createGame(input: {kind: IMHOTEP, seats: 2}) { id version } }")
+    return str(created["createGame"]["id"]), int(created["createGame"]["version"]), owner
+
+
+async def reconnected(ws_url: str) -> Any:
+    """A connection, once the server has counted the one just closed out (it does when that
+    connection's handler has finished)."""
+    for _ in range(100):
+        try:
+            return await connected(ws_url)
+        except websockets.InvalidStatus:
+            await asyncio.sleep(0.1)
+    raise AssertionError("the closed websocket was never counted out")
+
+
+def join(client: Client, game_id: str) -> None:
+    client.gql("mutation($g: ID!) { joinGame(gameId: $g) { id } }", {"g": game_id})
+
+
+# -- malformed bodies --------------------------------------------------------------------------
+
+
+def rest_posts_with_a_body() -> list[str]:
+    from service.api.rest import ROUTERS
+
+    return sorted(
+        "/api/v1" + route.path.replace("{id}", MISSING)
+        for router in ROUTERS
+        for route in router.routes
+        if "POST" in getattr(route, "methods", ()) and getattr(route, "body_field", None)
+    )
+
+
+def test_deep_or_non_utf8_json_is_bad_input_on_every_post(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """JSON nested past what Python's json reads, or not UTF-8, is BAD_INPUT 422 on POST
+    /graphql and on every REST POST that takes a body, and the connection stays usable."""
+    paths = rest_posts_with_a_body()
+    assert "/api/v1/players" in paths and len(paths) >= 8, paths
+    with httpx.Client(base_url=sqlite_server.url, timeout=30) as http:
+        for body, reason in ((TOO_DEEP, "nested too deeply"), (NOT_UTF8, "not UTF-8")):
+            answer = http.post(
+                "/graphql", content=body, headers={"content-type": "application/json"}
+            )
+            assert answer.status_code == 422, (reason, answer.text)
+            assert answer.headers["content-type"].startswith("application/json")
+            error = answer.json()["errors"][0]
+            assert answer.json()["data"] is None and error["extensions"]["code"] == "BAD_INPUT"
+            assert reason in error["message"]
+            for path in paths:
+                answer = http.post(path, content=body)
+                assert answer.status_code == 422, (path, reason, answer.text)
+                assert answer.headers["content-type"].startswith("application/problem+json")
+                assert answer.json()["code"] == "BAD_INPUT" and reason in answer.json()["detail"]
+        assert http.get("/healthz").status_code == 200
+
+
+def test_graphql_variables_nested_deeply_are_bad_input(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """A JSON variable nested deeper than the server reads is BAD_INPUT before any resolver
+    runs (as deep as json can parse, or just deeper than the limit); a deep JSON literal in
+    the document is BAD_INPUT too."""
+    from service.api.bodies import MAX_JSON_DEPTH
+
+    player = register(sqlite_server.url, "Ann")
+    act = "mutation($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { id } } }"
+    for depth in (MAX_JSON_DEPTH + 1, 990):
+        body = f'{{"query": {json.dumps(act)}, "variables": {{"g": "{MISSING}", "a": {nested(depth)}}}}}'
+        answer = player.http.post(
+            "/graphql",
+            content=body,
+            headers={**player.headers(), "content-type": "application/json"},
+        )
+        assert answer.status_code == 422, (depth, answer.text[:300])
+        error = answer.json()["errors"][0]
+        assert (
+            error["extensions"]["code"] == "BAD_INPUT" and "nested too deeply" in error["message"]
+        )
+    # the body, its variables and the action are three levels: the rest may nest this deep
+    shallow = {"type": "take", "p": json.loads(nested(MAX_JSON_DEPTH - 3))}
+    assert player.error(act, {"g": MISSING, "a": shallow}).code == "NOT_FOUND"
+    literal = "{a: " * 400 + "1" + "}" * 400
+    failure = player.error(
+        f'mutation {{ act(gameId: "{MISSING}", action: {literal}) {{ game {{ id }} }} }}'
+    )
+    assert failure.code == "BAD_INPUT"
+
+
+async def test_a_websocket_message_nested_too_deeply_closes_the_socket_as_invalid(
+    sqlite_server,
+) -> None:  # type: ignore[no-untyped-def]
+    """graphql-transport-ws: a message that cannot be read as JSON closes with 4400."""
+    ws = await connected(sqlite_server.ws_url)
+    await ws.send(TOO_DEEP.decode())
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await next_message(ws)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+
+
+# -- the body limit ----------------------------------------------------------------------------
+
+
+def test_a_chunked_body_past_the_limit_is_refused_without_waiting_for_the_rest(
+    sqlite_server,
+) -> None:  # type: ignore[no-untyped-def]
+    """Transfer-Encoding: chunked carries no length: the 2 MiB limit holds on the bytes read,
+    413 with BAD_INPUT as soon as they pass it (the client has not even finished)."""
+    port = int(sqlite_server.url.rsplit(":", 1)[1])
+    query = b'{"query": "mutation { registerPlayer(name: \\"Big\\") { token } }"'
+    status, body = post_chunked(port, "/graphql", query, 3 * 2**20)
+    assert status == 413, body
+    assert body["data"] is None and body["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+    status, body = post_chunked(port, "/api/v1/players", b'{"name": "Big"', 3 * 2**20)
+    assert (status, body["code"], body["detail"]) == (
+        413,
+        "BAD_INPUT",
+        "The request body is too large.",
+    )
+
+
+def test_a_declared_length_past_the_limit_is_refused_before_the_body(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """REST answers 413 on a Content-Length past the limit without reading the body."""
+    port = int(sqlite_server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(
+            f"POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: {3 * 2**20}\r\n\r\n".encode()
+        )
+        status, headers, body = read_response(sock)
+    assert status == 413 and headers["content-type"].startswith("application/problem+json")
+    assert json.loads(body)["code"] == "BAD_INPUT"
+
+
+# -- routes outside /api/v1, and the OpenAPI document ------------------------------------------
+
+
+def test_unknown_routes_and_wrong_methods_outside_the_api_are_problems(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    cases = {
+        ("GET", "/nope"): (404, "NOT_FOUND"),
+        ("PUT", "/graphql"): (405, "BAD_INPUT"),
+        ("DELETE", "/healthz"): (405, "BAD_INPUT"),
+    }
+    with httpx.Client(base_url=sqlite_server.url, timeout=30) as http:
+        for (method, path), (status, code) in cases.items():
+            answer = http.request(method, path)
+            assert answer.status_code == status, (method, path, answer.text)
+            assert answer.headers["content-type"].startswith("application/problem+json")
+            assert (answer.json()["status"], answer.json()["code"]) == (status, code)
+        assert "POST" in http.request("PUT", "/graphql").headers["allow"]
+
+
+def test_the_openapi_document_names_401_429_and_503_where_they_can_occur() -> None:
+    """Every operation reads the store (503 UNAVAILABLE); where a token is read (401), failed
+    authentications are rate limited (429); registration is rate limited too."""
+    from service.api.rest import openapi_document
+
+    operations = [
+        operation
+        for item in openapi_document()["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
+    assert len(operations) >= 20
+    for operation in operations:
+        responses = operation["responses"]
+        assert "503" in responses, operation["operationId"]
+        if "401" in responses:
+            assert "429" in responses, operation["operationId"]
+    registering = [o for o in operations if o["operationId"] == "registerPlayer"]
+    assert "429" in registering[0]["responses"]
+
+
+# -- clients that go away, or trickle ------------------------------------------------------------
+
+
+def test_a_client_gone_mid_body_costs_one_log_line_not_a_traceback(served: Served) -> None:
+    for path in ("/graphql", "/api/v1/players"):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=20) as sock:
+            sock.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "Content-Length: 1000\r\n\r\n".encode()
+            )
+            sock.sendall(b'{"query": ')
+
+    def both_logged(text: str) -> bool:
+        return all(f"POST {p}: the client" in text for p in ("/graphql", "/api/v1/players"))
+
+    log = served.wait_for_log(both_logged)
+    assert both_logged(log), log
+    assert "Traceback" not in log, log
+    for path in ("/graphql", "/api/v1/players"):
+        assert log.count(f"POST {path}: the client") == 1, log
+
+
+def test_headers_sent_one_byte_a_second_are_cut_off_after_the_header_timeout(
+    served: Served,
+) -> None:
+    """--header-timeout 1.5: a connection still sending its headers (slowloris), or sending
+    nothing at all, is answered 408 and closed; other clients are served as ever."""
+    silent = socket.create_connection(("127.0.0.1", served.port), timeout=20)
+    slow = socket.create_connection(("127.0.0.1", served.port), timeout=1)
+    header = b"X-Slow: " + b"a" * 20
+    sent, answer = 0, b""
+    try:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        for byte in header:
+            try:
+                slow.sendall(bytes([byte]))
+                sent += 1
+                answer = slow.recv(65536)  # waits a second for an answer, then sends on
+            except TimeoutError:
+                continue
+            except OSError:  # reset: cut off
+                break
+            break  # an answer, or the end of the connection
+    finally:
+        slow.close()
+    assert sent < len(header), "the server waited for every header byte"
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert silent.recv(65536).startswith(b"HTTP/1.1 408")
+    assert silent.recv(65536) == b""  # and closed
+    silent.close()
+    assert httpx.get(f"{served.url}/healthz", timeout=10).status_code == 200
+
+
+# -- websockets and subscriptions ----------------------------------------------------------------
+
+
+async def test_one_address_may_open_only_so_many_websockets(served: Served) -> None:
+    """--max-websockets-per-client 3: a fourth handshake from the address is refused with 429
+    RATE_LIMITED; once one closes, another is accepted."""
+    sockets = [await connected(served.ws_url) for _ in range(3)]
+    try:
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(served.ws_url, subprotocols=[PROTOCOL])  # type: ignore[list-item]
+        response = refused.value.response
+        assert response.status_code == 429
+        error = json.loads(response.body)["errors"][0]
+        assert error["extensions"]["code"] == "RATE_LIMITED"
+        assert "max_websockets_per_client" in error["message"]
+        await sockets.pop().close()
+        sockets.append(await reconnected(served.ws_url))
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def test_one_connection_may_run_only_so_many_subscriptions(served: Served) -> None:
+    """--max-subscriptions-per-connection 2: a third subscription on the connection is an error
+    with extensions.code RATE_LIMITED naming the limit; the first two stay live, and once one
+    completes another may start."""
+    game_id, version, owner = await asyncio.to_thread(open_table, served.url)
+    ws = await connected(served.ws_url)
+    try:
+        for ident in "123":
+            await start(ws, ident, game_id, version)
+        refused = await next_message(ws)
+        assert (refused["type"], refused["id"]) == ("error", "3"), refused
+        error = refused["payload"][0]
+        assert error["extensions"]["code"] == "RATE_LIMITED"
+        assert "max_subscriptions_per_connection" in error["message"]
+        await ws.send(json.dumps({"id": "1", "type": "complete"}))
+        await start(ws, "4", game_id, version)
+        await asyncio.to_thread(join, owner, game_id)
+        delivered = {(await next_message(ws))["id"] for _ in range(2)}
+        assert delivered == {"2", "4"}
+    finally:
+        await ws.close()
+
+
+# -- live subscriptions are woken, not polling -----------------------------------------------------
+
+
+class Reads:
+    """Counts the application's store reads that a subscription makes (``Tables.events`` and
+    ``Tables.get``), from the moment it is installed on a running server."""
+
+    def __init__(self, server: Any) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+        tables = server.server.config.app.state.runtime.app.tables
+        for name in ("events", "get"):
+            setattr(tables, name, self.counted(getattr(tables, name)))
+
+    def counted(self, read: Callable[..., Any]) -> Callable[..., Any]:
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return read(*args, **kwargs)
+            finally:
+                with self.lock:
+                    self.count += 1
+
+        return counting
+
+    async def reach(self, count: int) -> None:
+        while self.count < count:
+            await asyncio.sleep(0.05)
+
+
+async def test_idle_subscriptions_do_not_read_the_store(server) -> None:  # type: ignore[no-untyped-def]
+    """30 live subscriptions (10 websockets, 3 games) read the store once each to start
+    (the game, then its events after the current version) and then not at all while nothing
+    happens (they used to re-read it every second each); an action still reaches every
+    subscriber of its game, which then reads once more."""
+    tables = [await asyncio.to_thread(open_table, server.url) for _ in range(3)]
+    reads = Reads(server)
+    sockets = [await connected(server.ws_url) for _ in range(10)]
+    try:
+        for n, ws in enumerate(sockets):
+            for game_id, version, _ in tables:
+                await start(ws, f"{n}-{game_id}", game_id, version)
+        await reach_all(reads, 2 * 30)
+        idle = reads.count
+        await asyncio.sleep(3)  # three times as long as the old polling interval
+        assert reads.count == idle, f"{reads.count - idle} store reads by idle subscriptions"
+        game_id, _, owner = tables[0]
+        await asyncio.to_thread(join, owner, game_id)
+        for ws in sockets:
+            message = await next_message(ws)
+            assert message["id"].endswith(game_id), message
+            assert message["payload"]["data"]["gameEvents"]["type"] == "seat_taken"
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def reach_all(reads: Reads, count: int) -> None:
+    await asyncio.wait_for(reads.reach(count), 60)
+
+
+def test_the_limits_are_settings_with_sensible_defaults() -> None:
+    from service.settings import Settings
+
+    defaults = Settings()
+    assert defaults.max_websockets_per_client >= 10
+    assert defaults.max_subscriptions_per_connection >= 5
+    assert 1 <= defaults.header_timeout <= 60
+    chosen = Settings.from_environment(
+        {"PAPYRUS_HEADER_TIMEOUT": "2.5"}, ["--max-subscriptions-per-connection", "7"]
+    )
+    assert (chosen.header_timeout, chosen.max_subscriptions_per_connection) == (2.5, 7)
