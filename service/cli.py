@@ -77,7 +77,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
     (``log_format``; uvicorn's access log is off, ``service.api.observability`` logs each
     request) and the proxies whose forwarded client address is believed."""
     from service.api.connections import http_protocol
-    from service.api.observability import logging_config
+    from service.api.logs import logging_config
 
     return {
         "host": settings.host,

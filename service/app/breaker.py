@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from service.app.errors import Unavailable
-from service.store import STORE_FAILURES, is_store_failure
+from service.store.failures import STORE_FAILURES, is_store_failure
 
 T = TypeVar("T")
 MESSAGE = "The event store is unreachable or too busy right now; try again shortly."

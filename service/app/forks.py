@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import audit
 from domain import table as tables
-from service.app import views
+from service.app import numbering
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Forbidden
 from service.app.seating import Seating, new_table
@@ -41,8 +41,8 @@ class Forks:
                 "Only a player of this game may fork it while it is not finished (the fork "
                 "shows what that player's seats may see); anybody may fork it once it is over."
             )
-        if not finished:  # a number of the caller's log (``views.Timeline``)
-            at_version = views.timeline(self.tables, source, caller).version_of(at_version)
+        if not finished:  # a number of the caller's log (``numbering.Timeline``)
+            at_version = numbering.timeline(self.tables, source, caller).version_of(at_version)
         past = fork_point(self.tables, source, at_version)
         forked_from: dict[str, Any] = {"game_id": str(source.id), "version": at_version}
         if not finished:

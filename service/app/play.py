@@ -17,12 +17,13 @@ from domain.contract import Rules, RulesError
 from domain.engine import play
 from domain.randomness import rng_for
 from domain.registry import rules_for
-from service.app import views
+from service.app import numbering
 from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
 from service.app.tables import AlreadyDone, Recorded, Tables, finish_if_over, record_steps
-from service.store import GameTable, is_store_failure
+from service.store import GameTable
+from service.store.failures import is_store_failure
 
 MAX_KEY_LENGTH = 200
 
@@ -88,7 +89,7 @@ class Play:
             seat = pick_seat(rules, table.game, seats)
             acting[1] = seat
             if expected_version is not None:
-                log = views.timeline(self.tables, game, caller)  # the caller's log's numbers
+                log = numbering.timeline(self.tables, game, caller)  # the caller's log's numbers
                 if expected_version != log.version and not self._simultaneous_since(
                     game, seat, log, expected_version
                 ):
@@ -120,7 +121,7 @@ class Play:
         return game, [e for e in saved if span[0] <= e.version <= span[1]]
 
     def _simultaneous_since(
-        self, game: GameTable, seat: int, log: views.Timeline, number: int
+        self, game: GameTable, seat: int, log: numbering.Timeline, number: int
     ) -> bool:
         """Not a real conflict: since the caller's entry ``number`` only *other* seats acted in
         a simultaneous step in which ``seat`` already had to act, and nothing was drawn or

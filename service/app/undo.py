@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain import table as tables
 from domain import undo
 from domain.contract import Event
-from service.app import views
+from service.app import numbering
 from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Forbidden, PapyrusError
@@ -37,7 +37,7 @@ class Undo:
             seats = table.seats_of(caller.player_id or "")
             if not seats:
                 raise Forbidden("Only a seated player may ask to take actions back.")
-            log = views.timeline(self.tables, game, caller)  # versions: its log's numbers
+            log = numbering.timeline(self.tables, game, caller)  # versions: its log's numbers
             wanted = to_version
             if wanted is not None and wanted >= 0:
                 wanted = log.position(wanted)

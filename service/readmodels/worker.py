@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 from service.readmodels.models import ReadModels
-from service.store import is_store_failure
+from service.store.failures import is_store_failure
 
 log = logging.getLogger("papyrus.readmodels")
 

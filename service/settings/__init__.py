@@ -21,14 +21,14 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from service.app.limits import RateLimits
-from service.readmodels.models import BATCH
+from service.settings.http import HttpSettings
+from service.settings.limits import LimitSettings
 from service.settings.reading import (
     BOTH,
     SERVE,
     Spec,
     are_proxies,
     are_words,
-    at_least_seconds,
     between,
     boolean,
     database_url,
@@ -40,12 +40,12 @@ from service.settings.reading import (
     one_of,
     proxies,
     read,
-    seconds,
     setting,
     text,
     usage_error,
     words,
 )
+from service.settings.store import StoreSettings
 from service.store.database import Database, StoreOptions
 
 DEFAULT_DATABASE_URL = "sqlite:///papyrus.sqlite"
@@ -57,7 +57,7 @@ _STORE = StoreOptions()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings:
+class Settings(StoreSettings, HttpSettings, LimitSettings):
     database_url: str = setting(
         DEFAULT_DATABASE_URL,
         env="DATABASE_URL",
@@ -153,213 +153,6 @@ class Settings:
         shown="1",
     )
     #: largest accepted request body, in bytes
-    max_body_bytes: int = setting(
-        2 * 1024 * 1024,
-        env="PAPYRUS_MAX_BODY_BYTES",
-        flag="--max-body-bytes",
-        help="largest accepted request body, in bytes",
-        parse=integer,
-        check=between(1),
-        shown="2097152 (2 MiB)",
-        metavar="BYTES",
-    )
-    #: largest accepted exported game (``POST /api/v1/games/import``), in bytes
-    max_import_bytes: int = setting(
-        8 * 1024 * 1024,
-        env="PAPYRUS_MAX_IMPORT_BYTES",
-        flag="--max-import-bytes",
-        help="largest accepted exported game on POST /api/v1/games/import, in bytes",
-        parse=integer,
-        check=between(1),
-        shown="8388608 (8 MiB)",
-        metavar="BYTES",
-    )
-    #: protocol limits against hostile clients (service/api/connections.py)
-    max_websockets_per_client: int = setting(
-        50,
-        env="PAPYRUS_MAX_WEBSOCKETS_PER_CLIENT",
-        flag="--max-websockets-per-client",
-        help="websockets one client address may have open at once; one more is refused in "
-        "its handshake (429)",
-        parse=integer,
-        check=between(1),
-        metavar="SOCKETS",
-    )
-    max_subscriptions_per_connection: int = setting(
-        20,
-        env="PAPYRUS_MAX_SUBSCRIPTIONS_PER_CONNECTION",
-        flag="--max-subscriptions-per-connection",
-        help="subscriptions (and other operations) one websocket may run at once; one more "
-        "is answered with a RATE_LIMITED error",
-        parse=integer,
-        check=between(1),
-        metavar="SUBSCRIPTIONS",
-    )
-    header_timeout: float = setting(
-        10.0,
-        env="PAPYRUS_HEADER_TIMEOUT",
-        flag="--header-timeout",
-        help="seconds a connection may take to send a request's headers (from its start, or "
-        "from the first byte of a later request) before it is answered 408 and closed",
-        parse=seconds,
-        check=at_least_seconds(0.001),
-        shown="10",
-        metavar="SECONDS",
-    )
-    projection_batch: int = setting(
-        BATCH,
-        env="PAPYRUS_PROJECTION_BATCH",
-        flag="--projection-batch",
-        help="events applied to the read models per transaction",
-        parse=integer,
-        check=between(1),
-        commands=BOTH,
-        metavar="EVENTS",
-    )
-    pool_size: int = setting(
-        _STORE.pool_size,
-        env="PAPYRUS_POOL_SIZE",
-        flag="--pool-size",
-        help="PostgreSQL connections of the event store per process (it may open 10 more "
-        "under load)",
-        parse=integer,
-        check=between(1),
-        commands=BOTH,
-    )
-    connect_timeout: int = setting(
-        _STORE.connect_timeout,
-        env="PAPYRUS_CONNECT_TIMEOUT",
-        flag="--connect-timeout",
-        help="seconds to wait for a new PostgreSQL connection (libpq waits 2 at least)",
-        parse=integer,
-        check=between(1),
-        commands=BOTH,
-        metavar="SECONDS",
-    )
-    statement_timeout: float = setting(
-        _STORE.statement_timeout,
-        env="PAPYRUS_STATEMENT_TIMEOUT",
-        flag="--statement-timeout",
-        help="seconds one PostgreSQL statement (of the event store or the read models) may run, "
-        "lock waits included, before it is cancelled and the request answers UNAVAILABLE",
-        parse=seconds,
-        check=at_least_seconds(0.001),
-        commands=BOTH,
-        metavar="SECONDS",
-    )
-    pool_timeout: float = setting(
-        _STORE.pool_timeout,
-        env="PAPYRUS_POOL_TIMEOUT",
-        flag="--pool-timeout",
-        help="seconds a request waits for a connection of the event store's PostgreSQL pool "
-        "(while the database is unreachable: how long the first request takes to answer "
-        "UNAVAILABLE; the next ones are answered at once for a few seconds)",
-        parse=seconds,
-        check=at_least_seconds(0.001),
-        commands=BOTH,
-        metavar="SECONDS",
-    )
-    sqlite_lock_timeout: int = setting(
-        _STORE.sqlite_lock_timeout,
-        env="PAPYRUS_SQLITE_LOCK_TIMEOUT",
-        flag="--sqlite-lock-timeout",
-        help="seconds a writer waits for the SQLite file's write lock",
-        parse=integer,
-        check=between(0),
-        commands=BOTH,
-        metavar="SECONDS",
-    )
-    #: the limits of one GraphQL request (service/api/graphql/limits.py)
-    graphql_max_cost: int = setting(
-        40_000,
-        env="PAPYRUS_GRAPHQL_MAX_COST",
-        flag="--graphql-max-cost",
-        help="largest cost of one GraphQL operation, computed before it runs: 1 a field, page "
-        "sizes (first:) multiply, expensive fields (replay, stateAt, verifyLog...) weigh more",
-        parse=integer,
-        check=between(1),
-        metavar="COST",
-    )
-    graphql_max_aliases: int = setting(
-        20,
-        env="PAPYRUS_GRAPHQL_MAX_ALIASES",
-        flag="--graphql-max-aliases",
-        help="most aliased fields in one GraphQL document",
-        parse=integer,
-        check=between(0),
-        metavar="ALIASES",
-    )
-    graphql_time_budget: float = setting(
-        10.0,
-        env="PAPYRUS_GRAPHQL_TIME_BUDGET",
-        flag="--graphql-time-budget",
-        help="seconds a GraphQL query may run before it is cancelled (mutations and "
-        "subscriptions are not)",
-        parse=seconds,
-        check=at_least_seconds(0.001),
-        shown="10",
-        metavar="SECONDS",
-    )
-    graphql_costly_workers: int = setting(
-        1,
-        env="PAPYRUS_GRAPHQL_COSTLY_WORKERS",
-        flag="--graphql-costly-workers",
-        help="threads that run the store work of costly GraphQL operations (costing more than "
-        "a tenth of the cost limit), apart from --workers so that they never hold up the rest",
-        parse=integer,
-        check=between(1),
-        metavar="THREADS",
-    )
-
-    #: rate limits, counted in the database for every process (service/app/limits.py)
-    rate_window: int = setting(
-        60,
-        env="PAPYRUS_RATE_WINDOW",
-        flag="--rate-window",
-        help="seconds of each fixed window that the rate limits count in",
-        parse=integer,
-        check=between(1),
-        metavar="SECONDS",
-    )
-    rate_mutations_per_player: int = setting(
-        1200,
-        env="PAPYRUS_RATE_MUTATIONS_PER_PLAYER",
-        flag="--rate-mutations-per-player",
-        help="mutations (GraphQL mutation fields, REST POST/PUT/PATCH/DELETE) one player's "
-        "token may send per window; 0: no limit",
-        parse=integer,
-        check=between(0),
-        metavar="COUNT",
-    )
-    rate_mutations_per_address: int = setting(
-        12000,
-        env="PAPYRUS_RATE_MUTATIONS_PER_ADDRESS",
-        flag="--rate-mutations-per-address",
-        help="mutations one client address may send per window; 0: no limit",
-        parse=integer,
-        check=between(0),
-        metavar="COUNT",
-    )
-    rate_registrations_per_address: int = setting(
-        300,
-        env="PAPYRUS_RATE_REGISTRATIONS_PER_ADDRESS",
-        flag="--rate-registrations-per-address",
-        help="players one client address may register per window; 0: no limit",
-        parse=integer,
-        check=between(0),
-        metavar="COUNT",
-    )
-    rate_failed_authentications_per_address: int = setting(
-        300,
-        env="PAPYRUS_RATE_FAILED_AUTHENTICATIONS_PER_ADDRESS",
-        flag="--rate-failed-authentications-per-address",
-        help="unknown, revoked or malformed tokens one client address may send per window "
-        "before its tokens are refused until the window ends; 0: no limit",
-        parse=integer,
-        check=between(0),
-        metavar="COUNT",
-    )
-
     def __post_init__(self) -> None:
         for name, spec in SPECS.items():
             try:
@@ -471,5 +264,7 @@ class Settings:
         return cls.from_arguments(parser.parse_args(list(argv)), parser, command, environ)
 
 
-SPECS: dict[str, Spec] = {f.name: f.metadata["setting"] for f in fields(Settings)}
+#: the server's own settings first (--help lists them in this order), then the inherited ones
+ORDERED = sorted(fields(Settings), key=lambda f: f.name not in Settings.__annotations__)
+SPECS: dict[str, Spec] = {f.name: f.metadata["setting"] for f in ORDERED}
 DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Settings)}

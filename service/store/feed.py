@@ -17,8 +17,8 @@ from typing import Any
 
 from eventsourcing.projection import ApplicationSubscription
 
-from service.store import is_store_failure
 from service.store.database import Store
+from service.store.failures import is_store_failure
 
 log = logging.getLogger("papyrus.feed")
 TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")

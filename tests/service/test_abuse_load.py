@@ -27,7 +27,8 @@ import httpx
 import pytest
 from graphql import parse
 
-from service.api.graphql.limits import Limits, query_cost
+from service.api.graphql.cost import query_cost
+from service.api.graphql.limits import Limits
 from service.api.graphql.schema import schema
 from tests.client import register
 from tests.conftest import free_port

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from graphql import get_introspection_query, parse
 
-from service.api.graphql.limits import COSTLY_NICE, Limits, check, query_cost
+from service.api.graphql.cost import query_cost
+from service.api.graphql.limits import COSTLY_NICE, Limits, check
 from service.api.graphql.schema import schema
 from service.settings import Settings
 from tests.client import Client, register, subscribe

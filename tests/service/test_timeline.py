@@ -16,7 +16,7 @@ import pytest
 from domain import table as tables
 from domain.audit import FORK
 from domain.log import Entry, entry_hash
-from service.app import views
+from service.app import numbering, views
 from service.app.application import Application
 from service.app.archive import ENTRY_FIELDS
 from service.app.caller import Caller
@@ -193,7 +193,7 @@ def test_amun_re_offering_can_be_taken_back_only_before_the_reveal(sqlite_url: s
     seat = views.active_seats(table)[0]
     version = games.tables.get(game_id).version
     # undo versions are numbers of the caller's log (other seats' private steps are not in it)
-    number = views.timeline(games.tables, games.tables.get(game_id), players[seat]).version
+    number = numbering.timeline(games.tables, games.tables.get(game_id), players[seat]).version
     state = copy.deepcopy(table.game)
     legal = views.legal_actions(table, players[seat])
     games.play.act(players[seat], game_id, next(a for a in legal if a["type"].startswith("commit")))

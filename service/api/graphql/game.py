@@ -29,7 +29,7 @@ from service.api.graphql.types import (
     encode_cursor,
     page_size,
 )
-from service.app import views
+from service.app import numbering, views
 from service.app.caller import Caller
 from service.app.errors import BadInput
 from service.app.tables import GameTable
@@ -45,18 +45,18 @@ def game_of(info: Info, game: object) -> Game:
 class Game:
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
-    _log: strawberry.Private[views.Timeline | None] = None
+    _log: strawberry.Private[numbering.Timeline | None] = None
 
     @property
     def _table(self) -> tables.Table:
         return self._game.table
 
-    async def _seen(self, info: Info) -> views.Timeline:
-        """The caller's log of this game (``views.Timeline``), read once per ``Game``."""
+    async def _seen(self, info: Info) -> numbering.Timeline:
+        """The caller's log of this game (``numbering.Timeline``), read once per ``Game``."""
         if self._log is None:
             context = info.context
             self._log = await context.run(
-                views.timeline, context.app.tables, self._game, self._caller
+                numbering.timeline, context.app.tables, self._game, self._caller
             )
         return self._log
 
@@ -193,7 +193,7 @@ class Game:
         log = await self._seen(info)
         context = info.context
         shown, more = await context.run(
-            views.page, context.app.tables, self._game, self._caller, log, start, limit
+            numbering.page, context.app.tables, self._game, self._caller, log, start, limit
         )
         nodes = [GameEvent.of(s) for s in shown]
         edges = [GameEventEdge(cursor=encode_cursor("event", n.version), node=n) for n in nodes]
@@ -259,7 +259,7 @@ class Game:
         caller = self._caller
         current = self._table
         log = await self._seen(info)
-        window = views.replay_window(log, after, limit)
+        window = numbering.replay_window(log, after, limit)
 
         def steps() -> list[ReplayStep]:
             if window is None:

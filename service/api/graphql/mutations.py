@@ -30,7 +30,7 @@ from service.api.graphql.types import (
     Player,
     PlayerSession,
 )
-from service.app import views
+from service.app import numbering, views
 from service.app.caller import Caller
 from service.app.errors import PapyrusError
 
@@ -181,8 +181,8 @@ class Mutation:
             expected_version,
             idempotency_key,
         )
-        # the caller's log: its own entries numbered as it sees them (``views.Timeline``)
-        log = await info.context.run(views.timeline, info.context.app.tables, found, caller)
+        # the caller's log: its own entries numbered as it sees them (``numbering.Timeline``)
+        log = await info.context.run(numbering.timeline, info.context.app.tables, found, caller)
         game = game_of(info, found)
         game._log = log
         return ActResult(

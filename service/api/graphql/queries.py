@@ -33,7 +33,7 @@ from service.api.graphql.types import (
     encode_cursor,
     page_size,
 )
-from service.app import views
+from service.app import numbering
 from service.app.errors import BadInput
 
 
@@ -181,7 +181,7 @@ class Query:
         context = info.context
         finding = await context.run(context.app.audit.verify, str(game_id))
         shown = await context.run(
-            views.verification, context.app.tables, str(game_id), finding, context.caller
+            numbering.verification, context.app.tables, str(game_id), finding, context.caller
         )
         return LogVerification(**shown)
 

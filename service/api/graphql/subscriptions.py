@@ -25,7 +25,7 @@ from service.api.graphql.types import (
     GameID,
     GameKind,
 )
-from service.app import views
+from service.app import numbering, views
 from service.app.errors import BadInput
 
 #: a live subscriber that was not woken re-reads the store after this long all the same
@@ -46,8 +46,8 @@ class Subscription:
         game = await context.run(games.get, str(game_id))
         if after_version is not None and after_version < 0:
             raise BadInput("afterVersion must not be negative.")
-        # versions are numbers of the caller's log: its entries only (``views.Timeline``)
-        log = await context.run(views.timeline, games, game, caller)
+        # versions are numbers of the caller's log: its entries only (``numbering.Timeline``)
+        log = await context.run(numbering.timeline, games, game, caller)
         last = game.version if after_version is None else log.after(after_version)
         floor = log.version if after_version is None else after_version
         key = str(game.id)
@@ -59,7 +59,7 @@ class Subscription:
                 if records:
                     await context.run(context.recheck)  # a token revoked meanwhile ends it
                     current = await context.run(games.get, key)
-                    log = await context.run(views.timeline, games, current, caller)
+                    log = await context.run(numbering.timeline, games, current, caller)
                     for record in records:
                         last = record.version
                         if log.sees(record.version) and log.number(record.version) > floor:

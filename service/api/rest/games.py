@@ -20,7 +20,7 @@ from service.api.rest.presenters import present_events, present_game, presented
 from service.api.rest.problems import errors
 from service.api.rest.readmodels import Listed, summary_rows
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
-from service.app import views
+from service.app import numbering
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -152,7 +152,7 @@ async def act(
     game, records = await run(
         rt, rt.app.play.act, caller, game_id, body.action, body.expected_version, idempotency_key
     )
-    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # the caller's log
+    log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
     return {
         "game": present_game(game, caller, log),
         "events": present_events(game.table, records, caller, log),

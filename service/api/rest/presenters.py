@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.rest.routing import run
-from service.app import views
+from service.app import numbering, views
 
 #: who is asking (``service.app``'s ``Caller``); typed loosely so that the REST layer does not
 #: depend on where the application keeps it
@@ -13,15 +13,18 @@ Caller = Any
 
 
 async def presented(rt: Any, game: Any, caller: Caller) -> dict[str, Any]:
-    """``present_game`` with the caller's log (``views.Timeline``), read on the workers."""
-    return present_game(game, caller, await run(rt, views.timeline, rt.app.tables, game, caller))
+    """``present_game`` with the caller's log (``numbering.Timeline``), read on the workers."""
+    log = await run(rt, numbering.timeline, rt.app.tables, game, caller)
+    return present_game(game, caller, log)
 
 
-def present_game(game: Any, caller: Caller, log: views.Timeline | None = None) -> dict[str, Any]:
+def present_game(
+    game: Any, caller: Caller, log: numbering.Timeline | None = None
+) -> dict[str, Any]:
     """``log``: the caller's log, whose numbers and last time the game shows (default: the log
     itself, for a game that hides no entry from the caller)."""
     table = game.table
-    log = log or views.Timeline(game.version, game.modified_on)
+    log = log or numbering.Timeline(game.version, game.modified_on)
     return {
         "id": str(game.id),
         "kind": table.kind.upper(),
@@ -77,7 +80,7 @@ def present_event(shown: dict[str, Any]) -> dict[str, Any]:
 
 
 def present_events(
-    table: Any, records: list[Any], caller: Caller, log: views.Timeline | None = None
+    table: Any, records: list[Any], caller: Caller, log: numbering.Timeline | None = None
 ) -> list[dict[str, Any]]:
     """The records the caller sees (all of them without ``log``), numbered in its log."""
     return [

@@ -20,7 +20,7 @@ from service.api.rest.params import Count, JsonObject, Limit, MaybeVersion
 from service.api.rest.presenters import present_event, presented
 from service.api.rest.problems import errors
 from service.api.rest.routing import Caller, JsonRoute, Runtime, body_limit, run
-from service.app import views
+from service.app import numbering, views
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -37,8 +37,8 @@ async def events(
     rt: Runtime, caller: Caller, game_id: GameId, after: Count = 0, limit: Limit = 100
 ) -> Any:
     game = await run(rt, rt.app.tables.get, game_id)
-    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # the caller's log
-    shown, more = await run(rt, views.page, rt.app.tables, game, caller, log, after, limit)
+    log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
+    shown, more = await run(rt, numbering.page, rt.app.tables, game, caller, log, after, limit)
     items = [present_event(e) for e in shown]
     return {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
 
@@ -57,7 +57,7 @@ async def state_at(
     game = await run(rt, rt.app.tables.get, game_id)
     if version is None:
         return views.state(game.table, caller)
-    log = await run(rt, views.timeline, rt.app.tables, game, caller)  # `version`: its number
+    log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # `version`: its number
     past = await run(rt, rt.app.tables.at_version, str(game.id), log.version_of(version))
     return views.state(past.table, caller, revealed=views.is_revealed(game.table))
 
@@ -75,8 +75,8 @@ async def replay(
 ) -> Any:
     current = await run(rt, rt.app.tables.get, game_id)
     revealed = views.is_revealed(current.table)
-    log = await run(rt, views.timeline, rt.app.tables, current, caller)  # the caller's log
-    window = views.replay_window(log, after, limit)
+    log = await run(rt, numbering.timeline, rt.app.tables, current, caller)  # the caller's log
+    window = numbering.replay_window(log, after, limit)
 
     def steps() -> list[dict[str, Any]]:
         if window is None:
@@ -103,7 +103,7 @@ async def replay(
 )
 async def verify_log(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
     finding = await run(rt, rt.app.audit.verify, game_id)
-    shown = await run(rt, views.verification, rt.app.tables, game_id, finding, caller)
+    shown = await run(rt, numbering.verification, rt.app.tables, game_id, finding, caller)
     return {
         "ok": shown["ok"],
         "checkedEvents": shown["checked_events"],

@@ -1,0 +1,89 @@
+"""The settings of the event store and the read models (pool, timeouts, batches).
+
+``Settings`` inherits them; they are declared, read and listed in ``--help`` like the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.readmodels.models import BATCH
+from service.settings.reading import (
+    BOTH,
+    at_least_seconds,
+    between,
+    integer,
+    seconds,
+    setting,
+)
+from service.store.database import StoreOptions
+
+_STORE = StoreOptions()
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoreSettings:
+    projection_batch: int = setting(
+        BATCH,
+        env="PAPYRUS_PROJECTION_BATCH",
+        flag="--projection-batch",
+        help="events applied to the read models per transaction",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+        metavar="EVENTS",
+    )
+    pool_size: int = setting(
+        _STORE.pool_size,
+        env="PAPYRUS_POOL_SIZE",
+        flag="--pool-size",
+        help="PostgreSQL connections of the event store per process (it may open 10 more "
+        "under load)",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+    )
+    connect_timeout: int = setting(
+        _STORE.connect_timeout,
+        env="PAPYRUS_CONNECT_TIMEOUT",
+        flag="--connect-timeout",
+        help="seconds to wait for a new PostgreSQL connection (libpq waits 2 at least)",
+        parse=integer,
+        check=between(1),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    statement_timeout: float = setting(
+        _STORE.statement_timeout,
+        env="PAPYRUS_STATEMENT_TIMEOUT",
+        flag="--statement-timeout",
+        help="seconds one PostgreSQL statement (of the event store or the read models) may run, "
+        "lock waits included, before it is cancelled and the request answers UNAVAILABLE",
+        parse=seconds,
+        check=at_least_seconds(0.001),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    pool_timeout: float = setting(
+        _STORE.pool_timeout,
+        env="PAPYRUS_POOL_TIMEOUT",
+        flag="--pool-timeout",
+        help="seconds a request waits for a connection of the event store's PostgreSQL pool "
+        "(while the database is unreachable: how long the first request takes to answer "
+        "UNAVAILABLE; the next ones are answered at once for a few seconds)",
+        parse=seconds,
+        check=at_least_seconds(0.001),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    sqlite_lock_timeout: int = setting(
+        _STORE.sqlite_lock_timeout,
+        env="PAPYRUS_SQLITE_LOCK_TIMEOUT",
+        flag="--sqlite-lock-timeout",
+        help="seconds a writer waits for the SQLite file's write lock",
+        parse=integer,
+        check=between(0),
+        commands=BOTH,
+        metavar="SECONDS",
+    )
+    #: the limits of one GraphQL request (service/api/graphql/limits.py)
