@@ -1,0 +1,221 @@
+"""GraphiQL served by Papyrus itself: no CDN, so it works offline (API.md "Transport").
+
+The browser files of pinned npm packages (React, ReactDOM, GraphiQL, whose UMD build bundles the
+``graphql-ws`` client) are committed under ``static/`` beside each package's LICENSE; they come
+from ``package.json`` / ``package-lock.json`` here through ``scripts/graphiql_assets.sh``. Running
+the server needs neither npm nor the internet.
+
+``page(assets)`` is the HTML of the console, loading those files from ``assets`` (the URL path
+the files are served under). Queries and mutations go over HTTP POST to ``/graphql``;
+subscriptions go over the websocket (``graphql-transport-ws`` on ``/graphql``), with the Headers
+pane sent as the ``connection_init`` payload.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from graphql import GraphQLError, OperationType, get_operation_ast, parse
+
+STATIC = Path(__file__).parent / "static"
+
+# past this many tokens the check gives up and leaves the document to the schema's own limits
+SUBSCRIPTION_CHECK_TOKENS = 20_000
+
+# the files the page loads, relative to the assets folder
+SCRIPTS = (
+    "react/react.production.min.js",
+    "react-dom/react-dom.production.min.js",
+    "graphiql/graphiql.min.js",
+)
+STYLES = ("graphiql/graphiql.min.css",)
+
+EXAMPLES = """\
+# Papyrus: a first game, step by step.
+# Run one operation at a time: the play button
+# (or Ctrl-Enter) asks which one.
+#
+# 1. RegisterPlayer, and copy the token it returns
+#    (it is shown only once).
+# 2. Put the token in the Headers pane (below):
+#      {"Authorization": "Bearer <token>"}
+#    Every later operation runs as that player; the
+#    subscription too (the Headers pane is sent when
+#    its websocket opens).
+# 3. CreateGame; put the id it returns in the
+#    Variables pane as "gameId".
+# 4. JoinGame takes a seat, AddBot seats a bot: the
+#    game starts when every seat is taken.
+# 5. Game lists legalActions for your seat: copy one
+#    into the Variables pane as "action", run Act.
+#    Run GameEvents in a second tab (+) to watch every
+#    event arrive live.
+# 6. Replay: the state right after event "version".
+
+mutation RegisterPlayer($name: String!) {
+  registerPlayer(name: $name) {
+    player { id name }
+    token
+  }
+}
+
+mutation CreateGame {
+  createGame(input: {kind: IMHOTEP, seats: 2}) {
+    id
+    status
+    seats { seat isBot player { name } }
+  }
+}
+
+mutation JoinGame($gameId: ID!) {
+  joinGame(gameId: $gameId) {
+    id
+    status
+    mySeat
+  }
+}
+
+mutation AddBot($gameId: ID!) {
+  addBot(gameId: $gameId) {
+    id
+    status
+    seats { seat isBot player { name } }
+  }
+}
+
+query Game($gameId: ID!) {
+  game(id: $gameId) {
+    status
+    version
+    mySeat
+    activeSeats
+    legalActions
+  }
+}
+
+mutation Act($gameId: ID!, $action: JSON!) {
+  act(gameId: $gameId, action: $action) {
+    game { version status activeSeats }
+    events { version seat type data }
+  }
+}
+
+# runs over the websocket (graphql-transport-ws on /graphql), never over HTTP POST
+subscription GameEvents($gameId: ID!) {
+  gameEvents(gameId: $gameId, afterVersion: 0) {
+    version
+    seat
+    type
+    data
+  }
+}
+
+query Replay($gameId: ID!, $version: Int!) {
+  game(id: $gameId) {
+    version
+    stateAt(version: $version)
+  }
+}
+"""
+
+VARIABLES = """\
+{
+  "name": "alice",
+  "gameId": "the id createGame returned",
+  "action": {"type": "copy one of legalActions here"},
+  "version": 1
+}
+"""
+
+PAGE = """\
+<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>Papyrus GraphiQL</title>
+    <link rel="icon" href="data:,">
+    <style>
+      body {{ height: 100%; margin: 0; width: 100%; overflow: hidden; }}
+      #graphiql {{ height: 100vh; display: flex; }}
+    </style>
+{styles}
+{scripts}
+  </head>
+  <body>
+    <div id="graphiql" class="graphiql-container">Loading GraphiQL…</div>
+    <script>
+      const EXAMPLES = {examples};
+      const VARIABLES = {variables};
+      const httpUrl = new URL(window.location.href);
+      httpUrl.search = "";
+      httpUrl.hash = "";
+      const wsUrl = new URL(httpUrl);
+      wsUrl.protocol = httpUrl.protocol === "https:" ? "wss:" : "ws:";
+      // queries and mutations over HTTP POST; subscriptions over graphql-transport-ws,
+      // the Headers pane (with its Authorization) being the connection_init payload
+      const fetcher = GraphiQL.createFetcher({{
+        url: httpUrl.toString(),
+        subscriptionUrl: wsUrl.toString(),
+        enableIncrementalDelivery: false,
+      }});
+      const root = ReactDOM.createRoot(document.getElementById("graphiql"));
+      root.render(
+        React.createElement(GraphiQL, {{
+          fetcher: fetcher,
+          defaultQuery: EXAMPLES,
+          variables: VARIABLES,
+          defaultEditorToolsVisibility: true,
+          isHeadersEditorEnabled: true,
+          shouldPersistHeaders: false,
+          inputValueDeprecation: true,
+        }}),
+      );
+    </script>
+  </body>
+</html>
+"""
+
+
+def _script_json(value: str) -> str:
+    """A JS string literal safe inside <script> (no "</script>" can end it early)."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def page(assets: str) -> str:
+    """The console's HTML, loading its files from the URL path ``assets``."""
+    base = html.escape(assets.rstrip("/"), quote=True)
+    styles = "\n".join(f'    <link rel="stylesheet" href="{base}/{name}">' for name in STYLES)
+    scripts = "\n".join(f'    <script src="{base}/{name}"></script>' for name in SCRIPTS)
+    return PAGE.format(
+        styles=styles,
+        scripts=scripts,
+        examples=_script_json(EXAMPLES),
+        variables=_script_json(VARIABLES),
+    )
+
+
+SUBSCRIPTION_OVER_HTTP = (
+    "Subscriptions run over the websocket, not over HTTP: open a websocket to /graphql with "
+    "the graphql-transport-ws protocol (GraphiQL does this for you)."
+)
+
+
+def subscription_over_http(query: object, operation_name: object) -> str | None:
+    """The refusal for a document whose chosen operation is a subscription, else None.
+
+    Documents that do not parse, or name no operation we can find, are left to the schema,
+    which answers them with its own BAD_INPUT message.
+    """
+    if not isinstance(query, str):
+        return None
+    try:
+        document = parse(query, max_tokens=SUBSCRIPTION_CHECK_TOKENS)
+    except GraphQLError:
+        return None
+    name = operation_name if isinstance(operation_name, str) else None
+    operation = get_operation_ast(document, name)
+    if operation is not None and operation.operation == OperationType.SUBSCRIPTION:
+        return SUBSCRIPTION_OVER_HTTP
+    return None
