@@ -16,12 +16,16 @@ from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as RoutingError
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from domain import table as tables
@@ -32,6 +36,7 @@ from service.api.connections import (
     TransportWSHandler,
     refuse_websocket,
 )
+from service.api.graphql import console
 from service.api.graphql.context import Context
 from service.api.graphql.errors import public_error
 from service.api.graphql.limits import Limits, lower_priority, share_the_interpreter
@@ -177,6 +182,29 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         self.max_body = settings.max_body_bytes
         self.websockets = Admission(settings.max_websockets_per_client)
 
+    async def render_graphql_ide(self, request: Any) -> Response:
+        """GraphiQL from our own files (service.api.graphql.console): it works offline."""
+        root = str(request.scope.get("root_path", "")) if isinstance(request, Request) else ""
+        return HTMLResponse(console.page(f"{root}/graphql/assets"))
+
+    async def execute_operation(
+        self,
+        request: Any,
+        request_adapter: Any,
+        request_data: Any,
+        context: Any,
+        root_value: Any,
+        sub_response: Any,
+    ) -> Any:
+        """A subscription over HTTP is refused before it runs: BAD_INPUT, use the websocket."""
+        for data in request_data if isinstance(request_data, list) else [request_data]:
+            refused = console.subscription_over_http(data.query, data.operation_name)
+            if refused is not None:
+                raise HTTPException(422, refused)
+        return await super().execute_operation(
+            request, request_adapter, request_data, context, root_value, sub_response
+        )
+
     def parse_json(self, data: str | bytes) -> Any:
         """A request body (or a query-string value) that is not JSON we read: BAD_INPUT 422."""
         try:
@@ -319,6 +347,27 @@ async def index(request: Request) -> Response:
     )
 
 
+#: request headers a browser page may send cross-origin (beyond the CORS-safelisted ones)
+CORS_REQUEST_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id")
+#: response headers a cross-origin page may read
+CORS_EXPOSED_HEADERS = ("X-Request-Id", "Retry-After", "ETag")
+
+
+def cross_origin(origins: tuple[str, ...]) -> Middleware:
+    """CORS for ``/graphql`` and ``/api/v1`` (preflight included) from ``allowed_origins``, the
+    same setting that admits cross-origin websockets (``PapyrusGraphQL``); none by default:
+    same origin only. Bearer tokens, not cookies: no credentials are allowed."""
+    return Middleware(
+        CORSMiddleware,
+        allow_origins=sorted(normalize_allowed_origins(origins)),
+        allow_methods=("GET", "POST", "DELETE"),
+        allow_headers=CORS_REQUEST_HEADERS,
+        expose_headers=CORS_EXPOSED_HEADERS,
+        allow_credentials=False,
+        max_age=600,
+    )
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     holder: dict[str, Runtime] = {}
@@ -343,6 +392,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
+        Mount("/graphql/assets", app=StaticFiles(directory=console.STATIC), name="graphiql"),
         WebSocketRoute("/graphql", graphql),
         Mount("/api/v1", app=rest_app(lambda: holder["runtime"])),
     ]
@@ -357,10 +407,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # no body is read past the largest limit, whoever reads it (each reader stops at its own)
     largest = max(settings.max_body_bytes, settings.max_import_bytes)
     bodies = Middleware(BodyLimit, limit=largest, refuse=too_large)
+    # browsers on the origins allowed to open websockets may call GraphQL and REST too
+    cors = cross_origin(settings.allowed_origins)
+    compressed = Middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[logged, bodies],
+        # HTTP answers over 1 KB gzipped for clients that accept it (websockets pass through);
+        # level 1: it runs on the event loop, and large answers are mostly repeated JSON keys
+        middleware=[logged, cors, compressed, bodies],
         # unknown paths and wrong methods outside /api/v1 are problems too
         exception_handlers={RoutingError: http_error},
     )

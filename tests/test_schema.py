@@ -34,7 +34,8 @@ CONTRACT = {
     ("Game", "activeSeats"): ({}, "[Int!]!"),
     ("Game", "mySeat"): ({}, "Int"),
     ("Game", "state"): ({}, "JSON!"),
-    ("Game", "stateAt"): ({"version": "Int!"}, "JSON!"),
+    # nullable: a version the game does not have is an error on this field alone
+    ("Game", "stateAt"): ({"version": "Int!"}, "JSON"),
     ("Game", "events"): ({"first": "Int", "after": "String"}, "GameEventConnection!"),
     ("Game", "result"): ({}, "GameResult"),
     ("Game", "version"): ({}, "Int!"),

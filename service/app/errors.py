@@ -11,6 +11,7 @@ HTTP_STATUS = {
     "ILLEGAL_ACTION": 409,
     "CONFLICT": 409,
     "GAME_NOT_ACTIVE": 409,
+    "TABLE_FULL": 409,
     "RATE_LIMITED": 429,
     "UNAVAILABLE": 503,
     "INTERNAL": 500,
@@ -56,6 +57,12 @@ class Conflict(PapyrusError):
 
 class GameNotActive(PapyrusError):
     code = "GAME_NOT_ACTIVE"
+
+
+class TableFull(PapyrusError):
+    """Every seat of the table is taken (joining it is not possible)."""
+
+    code = "TABLE_FULL"
 
 
 class Unavailable(PapyrusError):

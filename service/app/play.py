@@ -8,6 +8,7 @@ id that makes a retry with the same idempotency key answer what the first attemp
 from __future__ import annotations
 
 import copy
+import json
 import time
 import uuid
 from typing import Any
@@ -41,12 +42,16 @@ class Play:
         action: Any,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        seat: int | None = None,
     ) -> tuple[GameTable, list[Recorded]]:
-        """The action, timed for the tables' observer with the game's kind and the seat."""
+        """The action, timed for the tables' observer with the game's kind and the seat
+        (``seat``: which of the caller's seats acts, for a player holding several)."""
         acting: list[Any] = ["unknown", None]  # the game's kind and the acting seat, once known
         started, code = time.perf_counter(), "OK"
         try:
-            return self._act(caller, game_id, action, expected_version, idempotency_key, acting)
+            return self._act(
+                caller, game_id, action, expected_version, idempotency_key, acting, seat
+            )
         except PapyrusError as refused:
             code = refused.code
             raise
@@ -65,6 +70,7 @@ class Play:
         expected_version: int | None,
         idempotency_key: str | None,
         acting: list[Any],
+        wanted: int | None = None,
     ) -> tuple[GameTable, list[Recorded]]:
         require_player(caller)
         assert caller.player_id is not None
@@ -86,7 +92,7 @@ class Play:
             if table.status != tables.ACTIVE:
                 raise GameNotActive(f"This game is {table.status.lower()}; no action is possible.")
             rules = rules_for(table.kind)
-            seat = pick_seat(rules, table.game, seats)
+            seat = pick_seat(rules, table.game, seats, wanted)
             acting[1] = seat
             if expected_version is not None:
                 log = numbering.timeline(self.tables, game, caller)  # the caller's log's numbers
@@ -117,8 +123,26 @@ class Play:
             game, saved = self.tables.command(game_id, decide)
         except AlreadyDone as done:
             first, last = done.game.commands[command]
-            return self.tables.get(game_id), self.tables.span(game_id, first, last)
-        return game, [e for e in saved if span[0] <= e.version <= span[1]]
+            recorded = self.tables.span(game_id, first, last)
+            if recorded and not same_action(recorded[0].action, action):
+                raise BadInput(
+                    "This idempotency key was already used for another action: "
+                    "use a new key for a new action."
+                ) from None
+            return self.tables.get(game_id), self._with_replies(done.game, first, last)
+        # every entry the command caused: the caller's action, the end, the bots' replies
+        return game, [e for e in saved if e.version >= span[0]]
+
+    def _with_replies(self, game: GameTable, first: int, last: int) -> list[Recorded]:
+        """A retried command's entries ``first`` to ``last`` and the bots' replies recorded
+        in the same save right after them (bot commands, and the end of the game)."""
+        entries = self.tables.events(str(game.id), first - 1, game.version - first + 1)
+        caused = [e for e in entries if e.version <= last]
+        for entry in entries[len(caused) :]:
+            if not (entry.command or "").startswith("bot:") and entry.type != tables.GAME_FINISHED:
+                break
+            caused.append(entry)
+        return caused
 
     def _simultaneous_since(
         self, game: GameTable, seat: int, log: numbering.Timeline, number: int
@@ -147,8 +171,19 @@ class Play:
         return len(active) > 1 and seat in active
 
 
-def pick_seat(rules: Rules[Any], state: Any, seats: list[int]) -> int:
-    """The caller's seat that must act now (a player usually holds one seat)."""
+def same_action(recorded: Any, action: Any) -> bool:
+    """Whether a retried action is the one first recorded under its idempotency key (compared
+    as JSON: the store gives tuples back as lists)."""
+    return json.dumps(recorded, sort_keys=True) == json.dumps(action, sort_keys=True)
+
+
+def pick_seat(rules: Rules[Any], state: Any, seats: list[int], wanted: int | None = None) -> int:
+    """The caller's seat that acts: ``wanted`` if given (it must be one the caller holds),
+    else the one that must act now (a player usually holds one seat)."""
+    if wanted is not None:
+        if wanted not in seats:
+            raise Forbidden(f"You do not hold seat {wanted} at this table.")
+        return wanted
     active = rules.active_seats(state)
     for seat in seats:
         if seat in active:

@@ -24,7 +24,7 @@ from domain.redaction import UNSEALED, unsealed
 from domain.registry import KINDS, rules_for
 from service.app.bots import check_strategy, run_bots
 from service.app.caller import Caller, require_player
-from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive
+from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, TableFull
 from service.app.tables import Tables, finish_if_over
 from service.store import GameTable, open_table
 
@@ -92,8 +92,12 @@ class Seating:
     ) -> GameTable:
         def decide(game: GameTable) -> None:
             table = game.table
+            if table.status == tables.ACTIVE or (
+                table.status == tables.OPEN and not table.free_seats()
+            ):
+                raise TableFull("This table is full: every seat is taken.")
             if table.status != tables.OPEN:
-                raise GameNotActive("This table is no longer open: every seat is taken.")
+                raise GameNotActive(f"This game is {table.status.lower()}; no seat can be taken.")
             free = table.free_seats()
             if seat is None:
                 chosen = free[0]

@@ -128,13 +128,14 @@ class Settings(StoreSettings, HttpSettings, LimitSettings):
         parse=integer,
         check=between(1),
     )
-    #: origins allowed to open cross-origin websockets (browsers on another host)
+    #: origins whose pages may call GraphQL and REST (CORS) and open websockets cross-origin
     allowed_origins: tuple[str, ...] = setting(
         (),
         env="PAPYRUS_ALLOWED_ORIGINS",
         flag="--allowed-origins",
-        help="comma-separated origins (https://play.example.com) whose pages may open "
-        "websockets to this server; * allows every origin",
+        help="comma-separated origins (https://play.example.com) whose pages may call "
+        "GraphQL and REST (CORS, preflight included) and open websockets to this server; "
+        "unset: same origin only; * allows every origin",
         parse=words,
         check=are_words,
         shown="none",

@@ -55,6 +55,7 @@ WEIGHTS: dict[tuple[str, str], Weight] = {
     ("Game", "state"): Weight(own=10),
     ("Game", "view"): Weight(own=10),
     ("Game", "legalActions"): Weight(own=10),
+    ("Game", "moves"): Weight(own=10),  # the legal actions, labelled
     # the log page: read from the store, each event redacted for the caller
     ("Game", "events"): Weight(own=10, each=5),
     # reads and folds the log up to the page, then one rules step and a full view per step

@@ -9,6 +9,7 @@ from strawberry.scalars import JSON
 
 from domain import table as tables
 from domain import undo
+from service.api.graphql.catalog import Move, moves_of
 from service.api.graphql.context import Context
 from service.api.graphql.gameviews import GameView, typed_view
 from service.api.graphql.types import (
@@ -19,6 +20,7 @@ from service.api.graphql.types import (
     GameKind,
     GameResult,
     GameStatus,
+    Node,
     PageInfo,
     Player,
     ReplayStep,
@@ -42,7 +44,7 @@ def game_of(info: Info, game: object) -> Game:
 
 
 @strawberry.type
-class Game:
+class Game(Node):
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
     _log: strawberry.Private[numbering.Timeline | None] = None
@@ -60,7 +62,7 @@ class Game:
             )
         return self._log
 
-    @strawberry.field
+    @strawberry.field(description="The game's id (its global `Node` id too).")
     def id(self) -> strawberry.ID:
         return strawberry.ID(str(self._game.id))
 
@@ -172,6 +174,12 @@ class Game:
     def legal_actions(self) -> list[JSON]:
         return [JSON(a) for a in views.legal_actions(self._table, self._caller)]
 
+    @strawberry.field(
+        description="`legalActions` in the same order, each with a label and its type."
+    )
+    def moves(self) -> list[Move]:
+        return moves_of(self._table.kind, views.legal_actions(self._table, self._caller))
+
     @strawberry.field(description="The public score track, by seat.")
     def scores(self) -> list[int]:
         return views.scores(self._table)
@@ -200,10 +208,7 @@ class Game:
         return GameEventConnection(
             edges=edges,
             nodes=nodes,
-            page_info=PageInfo(
-                has_next_page=more,
-                end_cursor=edges[-1].cursor if edges else after,
-            ),
+            page_info=PageInfo.of([e.cursor for e in edges], after, more),
             total_count=log.version,
         )
 
@@ -265,9 +270,10 @@ class Game:
             if window is None:
                 return []
             return [
-                ReplayStep(
-                    event=GameEvent.of(views.event(current, entry, caller, log)),
-                    state=JSON(views.state(table, caller, revealed=revealed)),
+                replay_step(
+                    current.kind,
+                    GameEvent.of(views.event(current, entry, caller, log)),
+                    views.state(table, caller, revealed=revealed),
                 )
                 for table, entry in info.context.app.audit.replay(str(self._game.id), *window)
                 if log.sees(entry.version)
@@ -275,13 +281,34 @@ class Game:
 
         return await info.context.run(steps)
 
-    @strawberry.field(description="Replay: the state right after event `version`.")
-    async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON:
+    @strawberry.field(
+        description="Replay: the state right after event `version`; null, with a BAD_INPUT "
+        "error on this field alone, for a version the game does not have."
+    )
+    async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON | None:
         tables = info.context.app.tables
         version = (await self._seen(info)).version_of(version)  # a number of the caller's log
         past = await info.context.run(tables.at_version, str(self._game.id), version)
         # Time travel shows what was visible then; once the game is over everything is public.
         return JSON(views.state(past.table, self._caller, revealed=views.is_revealed(self._table)))
+
+    @strawberry.field(
+        description="Replay: the typed view right after event `version` (the same information "
+        "as `stateAt`); null before the game starts."
+    )
+    async def view_at(self, info: Info, version: int) -> GameView | None:
+        tables = info.context.app.tables
+        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
+        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        shown = views.state(past.table, self._caller, revealed=views.is_revealed(self._table))
+        return typed_view(self._table.kind, shown) if shown else None
+
+
+def replay_step(kind: str, event: GameEvent, shown: dict[str, object]) -> ReplayStep:
+    """One replay step: the event and the state right after it, as JSON and typed."""
+    return ReplayStep(
+        event=event, state=JSON(shown), view=typed_view(kind, shown) if shown else None
+    )
 
 
 @strawberry.type

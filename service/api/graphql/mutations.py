@@ -4,7 +4,7 @@ and the rate limits every mutation request passes (``MutationLimits``)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 from graphql import (
@@ -171,6 +171,13 @@ class Mutation:
         action: JSON,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        seat: Annotated[
+            int | None,
+            strawberry.argument(
+                description="Which of the caller's seats acts (for a player holding several; "
+                "FORBIDDEN if the caller does not hold it). Default: the seat that must act now."
+            ),
+        ] = None,
     ) -> ActResult:
         caller: Caller = info.context.caller
         found, records = await info.context.run(
@@ -180,6 +187,7 @@ class Mutation:
             action,
             expected_version,
             idempotency_key,
+            seat,
         )
         # the caller's log: its own entries numbered as it sees them (``numbering.Timeline``)
         log = await info.context.run(numbering.timeline, info.context.app.tables, found, caller)

@@ -7,6 +7,9 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from service.api.graphql.board import DESCRIPTION as CATALOG_DESCRIPTION
+from service.api.graphql.board import board_catalog
+from service.api.graphql.catalog import ActionSpec, action_catalog
 from service.api.graphql.context import Info
 from service.api.graphql.game import Game, GameConnection, GameEdge, game_of
 from service.api.graphql.readtypes import (
@@ -27,6 +30,7 @@ from service.api.graphql.types import (
     GameKind,
     GameStatus,
     LogVerification,
+    Node,
     PageInfo,
     Player,
     decode_cursor,
@@ -46,8 +50,31 @@ class Query:
             return None
         return Player(id=strawberry.ID(caller.player_id), name=caller.name or "")
 
+    @strawberry.field(
+        description="Every action of a game kind: its parameters, label, rule and JSON Schema "
+        "(the vocabulary of `legalActions` and `act`)."
+    )
+    def action_catalog(self, kind: GameKind) -> list[ActionSpec]:
+        return action_catalog(kind)
+
+    @strawberry.field(description=CATALOG_DESCRIPTION)
+    def catalog(self, kind: GameKind) -> JSON:
+        return board_catalog(kind)
+
     @strawberry.field(description="The game as the caller may see it; null if there is none.")
     async def game(self, info: Info, id: GameID) -> Game | None:
+        from service.app.errors import NotFound
+
+        try:
+            found = await info.context.run(info.context.app.tables.get, str(id))
+        except NotFound:
+            return None
+        return game_of(info, found)
+
+    @strawberry.field(
+        description="The object with this global id (Relay), or null: every node is a `Game`."
+    )
+    async def node(self, info: Info, id: strawberry.ID) -> Node | None:
         from service.app.errors import NotFound
 
         try:
@@ -76,9 +103,7 @@ class Query:
         return GameConnection(
             edges=edges,
             nodes=[e.node for e in edges],
-            page_info=PageInfo(
-                has_next_page=has_next, end_cursor=edges[-1].cursor if edges else after
-            ),
+            page_info=PageInfo.of([e.cursor for e in edges], after, has_next),
         )
 
     @strawberry.field(
@@ -145,9 +170,7 @@ class Query:
         return RatingConnection(
             edges=edges,
             nodes=nodes,
-            page_info=PageInfo(
-                has_next_page=len(rows) > limit, end_cursor=edges[-1].cursor if edges else after
-            ),
+            page_info=PageInfo.of([e.cursor for e in edges], after, len(rows) > limit),
         )
 
     @strawberry.field(description="Points by scoring source over the finished games of a kind.")
@@ -232,5 +255,5 @@ def summary_connection(
     return GameSummaryConnection(
         edges=edges,
         nodes=[e.node for e in edges],
-        page_info=PageInfo(has_next_page=has_next, end_cursor=edges[-1].cursor if edges else after),
+        page_info=PageInfo.of([e.cursor for e in edges], after, has_next),
     )

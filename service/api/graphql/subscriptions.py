@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 from collections.abc import AsyncGenerator
 from typing import Any
 
 import strawberry
+from strawberry.scalars import JSON
 
 from domain import table as tables
+from domain.registry import rules_for
 from service.api.graphql.context import Context, Info
+from service.api.graphql.gameviews import GameView, typed_view
 from service.api.graphql.readtypes import (
     GameSummary,
 )
@@ -24,9 +28,11 @@ from service.api.graphql.types import (
     GameEvent,
     GameID,
     GameKind,
+    GameStatus,
 )
 from service.app import numbering, views
 from service.app.errors import BadInput
+from service.app.tables import GameTable, Recorded
 
 #: a live subscriber that was not woken re-reads the store after this long all the same
 RECHECK_SECONDS = 30.0
@@ -41,38 +47,34 @@ class Subscription:
     async def game_events(
         self, info: Info, game_id: GameID, after_version: int | None = None
     ) -> AsyncGenerator[GameEvent, None]:
-        context = info.context
-        games, caller = context.app.tables, context.caller
-        game = await context.run(games.get, str(game_id))
-        if after_version is not None and after_version < 0:
-            raise BadInput("afterVersion must not be negative.")
-        # versions are numbers of the caller's log: its entries only (``numbering.Timeline``)
-        log = await context.run(numbering.timeline, games, game, caller)
-        last = game.version if after_version is None else log.after(after_version)
-        floor = log.version if after_version is None else after_version
-        key = str(game.id)
-        waiter = context.hub.waiter(key)
-        try:
-            while True:
-                waiter.clear()
-                records = await context.run(games.events, key, last, 500)
-                if records:
-                    await context.run(context.recheck)  # a token revoked meanwhile ends it
-                    current = await context.run(games.get, key)
-                    log = await context.run(numbering.timeline, games, current, caller)
-                    for record in records:
-                        last = record.version
-                        if log.sees(record.version) and log.number(record.version) > floor:
-                            yield GameEvent.of(views.event(current.table, record, caller, log))
-                    if current.table.status in (tables.FINISHED, tables.ABANDONED) and (
-                        last >= current.version
-                    ):
-                        return
-                    continue
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter.wait(), timeout=RECHECK_SECONDS)
-        finally:
-            context.hub.release(key, waiter)
+        caller = info.context.caller
+        async for _, current, log, record in game_entries(info.context, game_id, after_version):
+            yield GameEvent.of(views.event(current.table, record, caller, log))
+
+    @strawberry.subscription(
+        description="Like `gameEvents` (the same events, numbered alike), each with everything "
+        "a client needs to redraw the game right after it, as the caller may see it: a client "
+        "can keep its screen current from this subscription alone."
+    )
+    async def game_changed(
+        self, info: Info, game_id: GameID, after_version: int | None = None
+    ) -> AsyncGenerator[GameChange, None]:
+        caller = info.context.caller
+        async for table, current, log, record in game_entries(
+            info.context, game_id, after_version
+        ):
+            revealed = views.is_revealed(current.table)  # over: everything is public
+            shown = views.state(table, caller, revealed=revealed)
+            event = GameEvent.of(views.event(current.table, record, caller, log))
+            yield GameChange(
+                version=event.version,
+                status=GameStatus(table.status),
+                active_seats=views.active_seats(table),
+                view=typed_view(table.kind, shown) if shown else None,
+                state=JSON(shown),
+                legal_actions=[JSON(a) for a in views.legal_actions(table, caller)],
+                event=event,
+            )
 
     @strawberry.subscription(
         description="Tables as they are created, seated, started, finished or abandoned "
@@ -92,6 +94,75 @@ class Subscription:
                     yield GameSummary.of(row)
         finally:
             context.hub.release_lobby(queue)
+
+
+@strawberry.type(
+    description="A game right after one event, as the caller may see it (`gameChanged`)."
+)
+class GameChange:
+    version: int = strawberry.field(
+        description="Number of the event in the caller's log (as `Game.version` right after it)."
+    )
+    status: GameStatus = strawberry.field(description="The game's status right after the event.")
+    active_seats: list[int] = strawberry.field(description="Who must act right after the event.")
+    view: GameView | None = strawberry.field(
+        description="The caller's typed view right after the event (the same information as "
+        "`state`); null before the game starts."
+    )
+    state: JSON = strawberry.field(description="The caller's view right after the event.")
+    legal_actions: list[JSON] = strawberry.field(
+        description="Exactly the actions `act` accepts from the caller right after the event."
+    )
+    event: GameEvent = strawberry.field(description="The event, as the caller may see it.")
+
+
+async def game_entries(
+    context: Context, game_id: GameID, after_version: int | None
+) -> AsyncGenerator[tuple[tables.Table, GameTable, numbering.Timeline, Recorded], None]:
+    """The caller's entries of a game after its number ``after_version`` (catch-up; default:
+    the current version), then live, until the game is over: each with the table right after
+    it, the game as it is now, and the caller's log (``numbering.Timeline``) now."""
+    games, caller = context.app.tables, context.caller
+    game = await context.run(games.get, str(game_id))
+    if after_version is not None and after_version < 0:
+        raise BadInput("afterVersion must not be negative.")
+    # versions are numbers of the caller's log: its entries only (``numbering.Timeline``)
+    log = await context.run(numbering.timeline, games, game, caller)
+    last = game.version if after_version is None else log.after(after_version)
+    floor = log.version if after_version is None else after_version
+    key = str(game.id)
+    table: tables.Table | None = None  # the table right after entry ``last``, once needed
+    if last == game.version:
+        table = copy.deepcopy(game.table)
+    elif last > 0:
+        table = (await context.run(games.past, game, last)).table
+    rules = rules_for(game.table.kind)
+    waiter = context.hub.waiter(key)
+    try:
+        while True:
+            waiter.clear()
+            records = await context.run(games.events, key, last, 500)
+            if records:
+                await context.run(context.recheck)  # a token revoked meanwhile ends it
+                current = await context.run(games.get, key)
+                log = await context.run(numbering.timeline, games, current, caller)
+                for record in records:
+                    last = record.version
+                    if table is None:
+                        table = tables.start(record)
+                    else:
+                        table = tables.evolve(table, record, rules)
+                    if log.sees(record.version) and log.number(record.version) > floor:
+                        yield table, current, log, record
+                if current.table.status in (tables.FINISHED, tables.ABANDONED) and (
+                    last >= current.version
+                ):
+                    return
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter.wait(), timeout=RECHECK_SECONDS)
+    finally:
+        context.hub.release(key, waiter)
 
 
 #: how long a lobby change waits for the read model to show it (another process may be

@@ -11,6 +11,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from domain import table as tables
+from service.api.graphql.gameviews import GameView
 from service.app.errors import BadInput
 
 MAX_PAGE = 200
@@ -80,10 +81,36 @@ class GameEvent:
         return cls(**shown)
 
 
+@strawberry.interface(
+    description="An object with a global id that `node(id:)` finds again (Relay); "
+    "today every node is a `Game`."
+)
+class Node:
+    @strawberry.field(description="The object's global id.")
+    def id(self) -> strawberry.ID:
+        raise NotImplementedError  # each type implementing the interface resolves it
+
+
 @strawberry.type
 class PageInfo:
     has_next_page: bool
     end_cursor: str | None
+    has_previous_page: bool = strawberry.field(
+        default=False, description="Whether items come before this page (an `after` was given)."
+    )
+    start_cursor: str | None = strawberry.field(
+        default=None, description="The cursor of this page's first item (null when empty)."
+    )
+
+    @classmethod
+    def of(cls, cursors: list[str], after: str | None, has_next: bool) -> PageInfo:
+        """The page of items with these ``cursors``, read after the cursor ``after``."""
+        return cls(
+            has_next_page=has_next,
+            end_cursor=cursors[-1] if cursors else after,
+            has_previous_page=bool(after),
+            start_cursor=cursors[0] if cursors else None,
+        )
 
 
 @strawberry.type
@@ -154,6 +181,11 @@ class LogVerification:
 class ReplayStep:
     event: GameEvent
     state: JSON = strawberry.field(description="The state right after the event.")
+    view: GameView | None = strawberry.field(
+        default=None,
+        description="The state right after the event as typed GraphQL (the same information "
+        "as `state`); null before the game starts.",
+    )
 
 
 @strawberry.type

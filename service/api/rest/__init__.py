@@ -25,7 +25,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from service.api.rest import games, players, readmodels, timeline
+from service.api.rest import board, catalog, games, players, readmodels, timeline
 from service.api.rest.presenters import present_event, present_game, present_summary
 from service.api.rest.problems import HANDLERS, MEDIA_TYPE, problem
 
@@ -52,7 +52,14 @@ TAGS = [
     {"name": "audit", "description": "The log, replays, verification, export and import."},
     {"name": "read models", "description": "Queries answered by the read models."},
 ]
-ROUTERS = (players.router, games.router, timeline.router, readmodels.router)
+ROUTERS = (
+    players.router,
+    games.router,
+    timeline.router,
+    readmodels.router,
+    board.router,
+    catalog.router,
+)
 
 
 def rest_app(runtime_of: Callable[[], Any]) -> FastAPI:

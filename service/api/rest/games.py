@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Path
+from fastapi import APIRouter, Body, Header, Path, Request
 
+from service.api.rest.caching import final_answer, is_final
 from service.api.rest.models import (
     AbandonGame,
     Act,
@@ -69,8 +70,10 @@ async def create_game(rt: Runtime, caller: Caller, body: CreateGame) -> Any:
     response_model=Game,
     responses=errors(401, 404, 422),
 )
-async def game(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
-    return await presented(rt, await run(rt, rt.app.tables.get, game_id), caller)
+async def game(rt: Runtime, caller: Caller, game_id: GameId, request: Request) -> Any:
+    found = await run(rt, rt.app.tables.get, game_id)
+    shown = await presented(rt, found, caller)
+    return final_answer(request, Game, shown) if is_final(found.table.status) else shown
 
 
 @router.post(
@@ -150,7 +153,14 @@ async def act(
     ] = None,
 ) -> Any:
     game, records = await run(
-        rt, rt.app.play.act, caller, game_id, body.action, body.expected_version, idempotency_key
+        rt,
+        rt.app.play.act,
+        caller,
+        game_id,
+        body.action,
+        body.expected_version,
+        idempotency_key,
+        body.seat,
     )
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
     return {

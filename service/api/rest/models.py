@@ -23,6 +23,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
+from domain import actions
 from service.api.rest.params import (
     JsonObject,
     Kind,
@@ -113,16 +114,26 @@ class AbandonGame(Body):
     reason: str | None = None
 
 
+#: the ``action`` of ``act``: one of the actions declared in the domain (``domain.actions``)
+ACTION_SCHEMA: dict[str, Any] = {"required": ["type"], "oneOf": actions.any_action_schemas()}
+
+
 class Act(Body):
     refusals: ClassVar[dict[str, str]] = {
         "action": 'Send {"action": {"type": ...}, "expectedVersion": N}.'
     }
     action: JsonObject = Field(
-        description='{"type": "snake_case_name", ...parameters}: one of `legalActions`.',
-        json_schema_extra={"required": ["type"]},
+        description='{"type": "snake_case_name", ...parameters}: one of `legalActions`; '
+        "its shape per action is in `GET /catalog/{kind}/actions`.",
+        json_schema_extra=ACTION_SCHEMA,
     )
     expected_version: MaybeCount = Field(
         None, description="CONFLICT unless the game is at this version."
+    )
+    seat: MaybeCount = Field(
+        None,
+        description="Which of the caller's seats acts (for a player holding several; "
+        "FORBIDDEN if the caller does not hold it). Default: the seat that must act now.",
     )
 
 
@@ -190,6 +201,14 @@ class ForkSource(Shown):
     seats: list[int] | None
 
 
+class Move(Shown):
+    """A legal action with a label for a user interface."""
+
+    action: JsonObject = Field(description="The action, exactly as `act` accepts it.")
+    label: str = Field(description='A human label, e.g. "Place a stone on ship 2, slot 3".')
+    type: str = Field(description="The action's `type` (its name in the action catalog).")
+
+
 class Game(Shown):
     id: str
     kind: KindName
@@ -203,6 +222,7 @@ class Game(Shown):
     active_seats: list[int]
     state: JsonObject
     legal_actions: list[JsonObject]
+    moves: list[Move] = Field(description="`legalActions` in the same order, with labels.")
     scores: list[int]
     result: GameResult | None
     forked_from: ForkSource | None
@@ -249,6 +269,9 @@ class ReplayStep(Shown):
 
 class ReplayPage(Shown):
     items: list[ReplayStep]
+    next_after: int | None = Field(
+        None, description="Send it as `after` for the next page (null on the last page)."
+    )
 
 
 class Verification(Shown):

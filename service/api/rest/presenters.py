@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain import actions
 from service.api.rest.routing import run
 from service.app import numbering, views
 
@@ -46,6 +47,7 @@ def present_game(
         "activeSeats": views.active_seats(table),
         "state": views.state(table, caller),
         "legalActions": views.legal_actions(table, caller),
+        "moves": moves(table.kind, views.legal_actions(table, caller)),
         "scores": views.scores(table),
         "result": views.result(table),
         "forkedFrom": fork_source(table.forked_from and log.fork_source(table.forked_from)),
@@ -53,6 +55,11 @@ def present_game(
         "createdAt": game.created_on.isoformat(),
         "updatedAt": log.updated.isoformat(),
     }
+
+
+def moves(kind: str, legal: list[Any]) -> list[dict[str, Any]]:
+    catalog = actions.catalog_for(kind)
+    return [{"action": a, "label": actions.label(catalog, a), "type": a["type"]} for a in legal]
 
 
 def ranking(unranked_reason: str | None) -> dict[str, Any]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 
+from service.api.rest.caching import final_answer, is_final
 from service.api.rest.games import GameId
 from service.api.rest.models import (
     AnswerUndo,
@@ -34,13 +35,19 @@ router = APIRouter(route_class=JsonRoute)
     responses=errors(401, 404, 422),
 )
 async def events(
-    rt: Runtime, caller: Caller, game_id: GameId, after: Count = 0, limit: Limit = 100
+    rt: Runtime,
+    caller: Caller,
+    game_id: GameId,
+    request: Request,
+    after: Count = 0,
+    limit: Limit = 100,
 ) -> Any:
     game = await run(rt, rt.app.tables.get, game_id)
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
     shown, more = await run(rt, numbering.page, rt.app.tables, game, caller, log, after, limit)
     items = [present_event(e) for e in shown]
-    return {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
+    page = {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
+    return final_answer(request, EventPage, page) if is_final(game.table.status) else page
 
 
 @router.get(
@@ -71,7 +78,12 @@ async def state_at(
     responses=errors(401, 404, 422),
 )
 async def replay(
-    rt: Runtime, caller: Caller, game_id: GameId, after: Count = 0, limit: Limit = 100
+    rt: Runtime,
+    caller: Caller,
+    game_id: GameId,
+    request: Request,
+    after: Count = 0,
+    limit: Limit = 100,
 ) -> Any:
     current = await run(rt, rt.app.tables.get, game_id)
     revealed = views.is_revealed(current.table)
@@ -90,7 +102,10 @@ async def replay(
             if log.sees(entry.version)
         ]
 
-    return {"items": await run(rt, steps)}
+    items = await run(rt, steps)
+    last = items[-1]["event"]["version"] if items else None
+    page = {"items": items, "nextAfter": last if last is not None and last < log.version else None}
+    return final_answer(request, ReplayPage, page) if is_final(current.table.status) else page
 
 
 @router.get(
@@ -120,8 +135,9 @@ async def verify_log(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
     response_model=JsonObject,
     responses=errors(404, 409, 422),
 )
-async def export_game(rt: Runtime, game_id: GameId) -> Any:
-    return await run(rt, rt.app.archive.export, game_id)
+async def export_game(rt: Runtime, game_id: GameId, request: Request) -> Any:
+    # only a finished game is exported: the document no longer changes
+    return final_answer(request, None, await run(rt, rt.app.archive.export, game_id))
 
 
 @router.post(

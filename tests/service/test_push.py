@@ -1,0 +1,194 @@
+"""Client-ready pushes (API.md "Games", subscriptions): a client that only listens to
+``gameChanged`` over a real graphql-transport-ws websocket keeps exactly the game a fresh
+``game { ... }`` query shows, for a seated player and for a spectator, each with its own log
+numbering (``numbering.Timeline``) and no value hidden from it; ``act`` answers every event its
+command caused, the bots' replies included; ``Game.viewAt`` and ``ReplayStep.view`` are the
+typed views of ``stateAt`` and ``replay``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import random
+from typing import Any
+
+from tests.client import Client, register
+from tests.service.test_gameviews import object_type, selection
+
+VIEW = (
+    "view { __typename"
+    f" ... on ImhotepState {{ {selection(object_type('ImhotepState'))} }}"
+    f" ... on AmunReState {{ {selection(object_type('AmunReState'))} }} }}"
+)
+EVENT = "event { version type seat bySeat data hash }"
+CHANGED = (
+    "subscription($g: ID!, $a: Int) { gameChanged(gameId: $g, afterVersion: $a) "
+    f"{{ version status activeSeats state legalActions {VIEW} {EVENT} }} }}"
+)
+GAME = (
+    "query($g: ID!) { game(id: $g) { version status activeSeats state legalActions "
+    f"{VIEW} }} }}"
+)
+REPLAY = (
+    "query($g: ID!, $a: Int!, $n: Int) { game(id: $g) { replay(after: $a, first: $n) "
+    f"{{ state {VIEW} {EVENT} }} }} }}"
+)
+VIEW_AT = (
+    "query($g: ID!, $v: Int!) { game(id: $g) { stateAt(version: $v) "
+    "viewAt(version: $v) { ... on AmunReState { phase round } } } }"
+)
+EVENTS = (
+    "query($g: ID!, $a: String) { game(id: $g) { events(first: 200, after: $a) "
+    "{ nodes { version type seat bySeat data hash } } } }"
+)
+ACT = (
+    "mutation($g: ID!, $a: JSON!, $k: String) { act(gameId: $g, action: $a, idempotencyKey: $k) "
+    "{ game { version status } "
+    "events { version type seat bySeat data hash } } }"
+)
+
+
+class Listener:
+    """One live ``gameChanged`` subscription, read as far as the caller's log goes."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.version = 0
+
+    @classmethod
+    async def open(cls, ws_url: str, game_id: str, token: str | None) -> Listener:
+        import websockets
+
+        ws = await websockets.connect(ws_url, subprotocols=["graphql-transport-ws"])  # type: ignore[list-item]
+        init: dict[str, Any] = {"type": "connection_init"}
+        if token:
+            init["payload"] = {"authorization": f"Bearer {token}"}
+        await ws.send(json.dumps(init))
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "connection_ack"
+        payload = {"query": CHANGED, "variables": {"g": game_id, "a": 0}}
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        return cls(ws)
+
+    async def up_to(self, version: int) -> list[dict[str, Any]]:
+        """The changes after the last one read, up to the caller's log ``version``."""
+        changes: list[dict[str, Any]] = []
+        while self.version < version:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
+            if message["type"] == "ping":
+                await self.ws.send(json.dumps({"type": "pong"}))
+                continue
+            assert message["type"] == "next", message
+            assert "errors" not in message["payload"], message
+            change = message["payload"]["data"]["gameChanged"]
+            assert change["version"] == change["event"]["version"] > self.version
+            self.version = change["version"]
+            changes.append(change)
+        return changes
+
+
+def cursor(number: int) -> str | None:
+    return base64.urlsafe_b64encode(f"event:{number}".encode()).decode() if number else None
+
+
+def check_changes(client: Client, game_id: str, changes: list[dict[str, Any]]) -> None:
+    """Each change is the caller's replay step at its version (typed view too) and the last
+    one is the game as a fresh query shows it to the same caller, field by field."""
+    if not changes:
+        return
+    first, last = changes[0]["version"], changes[-1]["version"]
+    steps = client.gql(REPLAY, {"g": game_id, "a": first - 1, "n": last - first + 1})["game"][
+        "replay"
+    ]
+    by_version = {s["event"]["version"]: s for s in steps}
+    for change in changes:
+        step = by_version[change["version"]]
+        assert change["event"] == step["event"]
+        assert change["state"] == step["state"]
+        assert change["view"] == step["view"]
+    game = client.gql(GAME, {"g": game_id})["game"]
+    final = changes[-1]
+    for field in ("version", "status", "activeSeats", "state", "legalActions", "view"):
+        assert final[field] == game[field], field
+
+
+def log_after(client: Client, game_id: str, number: int) -> list[dict[str, Any]]:
+    return list(client.gql(EVENTS, {"g": game_id, "a": cursor(number)})["game"]["events"]["nodes"])
+
+
+async def play_and_listen(server: Any) -> dict[str, int]:
+    human = register(server.url, "Listener")
+    spectator = Client(server.url)
+    game_id = human.gql(
+        'mutation { createGame(input: {kind: AMUN_RE, seats: 3, seed: "push"}) { id } }'
+    )["createGame"]["id"]
+    seated = await Listener.open(server.ws_url, game_id, human.token)
+    watching = await Listener.open(server.ws_url, game_id, None)
+    human.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
+    for _ in range(2):
+        human.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
+    rng = random.Random(7)
+    counts = {"acts": 0, "bot_events_in_acts": 0, "changes": 0, "retried": 0}
+    while True:
+        for client, listener in ((human, seated), (spectator, watching)):
+            version = (await asyncio.to_thread(client.gql, GAME, {"g": game_id}))["game"][
+                "version"
+            ]
+            changes = await listener.up_to(version)
+            counts["changes"] += len(changes)
+            await asyncio.to_thread(check_changes, client, game_id, changes)
+        game = (await asyncio.to_thread(human.gql, GAME, {"g": game_id}))["game"]
+        if game["status"] != "ACTIVE":
+            break
+        assert game["legalActions"], "the bots play until the human must act"
+        action = rng.choice(game["legalActions"])
+        sent = {"g": game_id, "a": action, "k": f"key-{counts['acts']}"}
+        acted = (await asyncio.to_thread(human.gql, ACT, sent))["act"]
+        counts["acts"] += 1
+        if any(e["bySeat"] in (1, 2) for e in acted["events"]) and not counts["retried"]:
+            # a retry with the same idempotency key answers the same events, bots' included
+            again = (await asyncio.to_thread(human.gql, ACT, sent))["act"]
+            assert again["events"] == acted["events"]
+            counts["retried"] += 1
+        # every entry the command caused, in the caller's numbers: the end of its log
+        caused = await asyncio.to_thread(
+            log_after, human, game_id, acted["events"][0]["version"] - 1
+        )
+        assert acted["events"] == caused
+        assert acted["game"]["version"] == caused[-1]["version"]
+        if acted["game"]["status"] == "ACTIVE":
+            assert caused[0]["version"] == game["version"] + 1
+        counts["bot_events_in_acts"] += sum(e["bySeat"] in (1, 2) for e in acted["events"])
+    assert game["status"] == "FINISHED"
+    for listener in (seated, watching):
+        # the subscription completes once the game is over
+        message = json.loads(await asyncio.wait_for(listener.ws.recv(), 60))
+        assert message["type"] == "complete", message
+        await listener.ws.close()
+    return counts
+
+
+def test_game_changed_keeps_a_client_current_for_a_player_and_a_spectator(server) -> None:  # type: ignore[no-untyped-def]
+    """gameChanged carries, per visible event, what `game { ... }` shows right after it."""
+    counts = asyncio.run(play_and_listen(server))
+    assert counts["acts"] > 10
+    assert counts["bot_events_in_acts"] > 0, "act answers the bots' replies too"
+    assert counts["changes"] > counts["acts"]
+    assert counts["retried"] == 1
+
+
+def test_view_at_is_the_typed_state_at(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """Game.viewAt: the typed view of stateAt, for each version; null before the start."""
+    human = register(sqlite_server.url, "Historian")
+    game_id = human.gql(
+        'mutation { createGame(input: {kind: AMUN_RE, seats: 3, seed: "past"}) { id } }'
+    )["createGame"]["id"]
+    human.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
+    for _ in range(2):
+        human.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
+    version = human.gql(GAME, {"g": game_id})["game"]["version"]
+    early = human.gql(VIEW_AT, {"g": game_id, "v": 1})["game"]
+    assert early == {"stateAt": {}, "viewAt": None}
+    now = human.gql(VIEW_AT, {"g": game_id, "v": version})["game"]
+    assert now["viewAt"] == {"phase": now["stateAt"]["phase"], "round": now["stateAt"]["round"]}
