@@ -20,7 +20,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP = ("service.asgi", "service.cli", "service.settings", "service.__main__")
+TOP = (
+    "service.asgi",
+    "service.cli",
+    "service.settings",
+    "service.runtime",
+    "service.health",
+    "service.__main__",
+)
 
 #: (layer, what it must never import); a layer is a module prefix
 FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [

@@ -7,13 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from service.api.rest.models import (
-    Leaderboard,
-    Profile,
-    ReadModelStatus,
-    Statistics,
-    SummaryPage,
-)
 from service.api.rest.params import (
     KINDS,
     Kind,
@@ -26,6 +19,13 @@ from service.api.rest.params import (
 from service.api.rest.params import Count as Offset
 from service.api.rest.presenters import present_profile, present_ratings, present_summary
 from service.api.rest.problems import errors
+from service.api.rest.readbodies import (
+    Leaderboard,
+    Profile,
+    ReadModelStatus,
+    Statistics,
+    SummaryPage,
+)
 from service.api.rest.routing import JsonRoute, Runtime, run
 from service.app.errors import NotFound
 

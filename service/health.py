@@ -1,0 +1,64 @@
+"""The operator's routes: ``/healthz`` (alive), ``/readyz`` (the event store answers) and
+``/metrics``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from service.runtime import Runtime
+from service.store.database import Database
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    """The event store answers a query within a few seconds (checked directly, without the
+    library's retries, so that an orchestrator gets its answer quickly)."""
+    runtime: Runtime = request.app.state.runtime
+    try:
+        await asyncio.wait_for(
+            asyncio.get_running_loop().run_in_executor(None, probe, runtime.database), 5.0
+        )
+    except Exception as failure:  # the store is what we check: any failure means not ready
+        runtime.app.breaker.trip()
+        return JSONResponse(
+            {"status": "unavailable", "code": "UNAVAILABLE", "detail": str(failure)[:200]},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ok"})
+
+
+def probe(database: Database) -> None:
+    if database.is_postgres:
+        import psycopg
+
+        options = database.options
+        with psycopg.connect(
+            database.url,
+            connect_timeout=options.connect_timeout,
+            options=options.postgres_options(),
+            autocommit=True,
+        ) as connection:
+            connection.execute("SELECT 1")
+        return
+    import sqlite3
+
+    lite = sqlite3.connect(f"file:{database.sqlite_path}?mode=ro", uri=True, timeout=3)
+    try:
+        lite.execute("SELECT count(*) FROM sqlite_master")
+    finally:
+        lite.close()
+
+
+async def metrics(request: Request) -> Response:
+    """This process's metrics in the Prometheus text format (``service.api.metrics``)."""
+    runtime: Runtime = request.app.state.runtime
+    body, content_type = await asyncio.get_running_loop().run_in_executor(
+        runtime.executor, runtime.metrics.exposition, request.headers.get("accept", "")
+    )
+    return Response(body, headers={"content-type": content_type})
