@@ -144,6 +144,12 @@ def timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline:
     return replace(timeline_of(table, entries, seats), forked_at=forked_at)
 
 
+def game_log(tables_: Tables, game_id: str, caller: Caller) -> tuple[GameTable, Timeline]:
+    """The game and the caller's log of it, read together (one trip to the workers)."""
+    game = tables_.get(game_id)
+    return game, timeline(tables_, game, caller)
+
+
 def fork_number(tables_: Tables, table: tables.Table, caller: Caller) -> int | None:
     """The version a fork of a running game starts from, as a number of the caller's log of
     its source (``None`` when that is the recorded version): the recorded one counts the

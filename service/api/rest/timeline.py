@@ -42,8 +42,7 @@ async def events(
     after: Count = 0,
     limit: Limit = 100,
 ) -> Any:
-    game = await run(rt, rt.app.tables.get, game_id)
-    log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
+    game, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
     shown, more = await run(rt, numbering.page, rt.app.tables, game, caller, log, after, limit)
     items = [present_event(e) for e in shown]
     page = {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
@@ -85,9 +84,8 @@ async def replay(
     after: Count = 0,
     limit: Limit = 100,
 ) -> Any:
-    current = await run(rt, rt.app.tables.get, game_id)
+    current, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
     revealed = views.is_revealed(current.table)
-    log = await run(rt, numbering.timeline, rt.app.tables, current, caller)  # the caller's log
     window = numbering.replay_window(log, after, limit)
 
     def steps() -> list[dict[str, Any]]:
