@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -34,9 +35,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database_url: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``papyrus serve`` on a free loopback port, once it is ready; returns it and its URL."""
+def start_server(
+    database_url: str,
+    *extra: str,
+    cpus: set[int] | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``papyrus serve`` on a free loopback port, once it is ready; returns it and its URL.
+
+    ``cpus`` pins the server to those CPUs (``sched_setaffinity``, like ``taskset``); ``env``
+    adds environment variables (for example a profiler's).
+    """
     port = free_port()
+
+    def pin() -> None:
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
     process = subprocess.Popen(
         [
             sys.executable,
@@ -53,6 +68,8 @@ def start_server(database_url: str, *extra: str) -> tuple[subprocess.Popen[bytes
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
+        preexec_fn=pin if cpus else None,
+        env={**os.environ, **env} if env else None,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
