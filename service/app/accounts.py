@@ -7,8 +7,12 @@ token at a time: ``rotate_token`` replaces it (the old one is revoked), ``log_ou
 ``delete_account`` revokes it and deletes the account. Each is one save of the player and the
 credentials together, so two of them racing on one token cannot both win.
 
-Every authenticated request reads its credential from the store (one query of the events
-stored since the cached copy, so a revocation saved by any process is seen at once); only the
+A signed-in request reads its credential from the store (one query of the events stored since
+the cached copy) unless this process follows the store's feed (``follow``: a server does): then
+a credential found live is trusted for at most ``TOKEN_RECHECK_SECONDS`` with no query. A
+revocation saved here ends that trust at once; one saved by another process ends it when the
+feed tells (LISTEN/NOTIFY on PostgreSQL, within milliseconds; SQLite polls every 50 ms), and in
+any case within ``TOKEN_RECHECK_SECONDS``; a failure of the feed ends every trust at once. The
 player behind a credential is remembered per process.
 
 Names are checked before they are stored (``check_name``): trimmed, at most
@@ -21,6 +25,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import time
 import unicodedata
 import uuid
 from collections import OrderedDict
@@ -41,6 +46,9 @@ from service.store.database import Store
 MAX_NAME_LENGTH = 40
 #: signed-in players remembered per process (token hash -> caller)
 TOKEN_CACHE = 10_000
+#: seconds a live credential is trusted without reading it again, while the feed is followed
+#: (the feed ends the trust at once on a revocation; this bounds a feed that stalls unnoticed)
+TOKEN_RECHECK_SECONDS = 5.0
 #: Unicode categories no name may contain: controls, formatting (bidirectional overrides,
 #: zero-width characters...), surrogates, private use, unassigned, line and paragraph breaks
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -112,6 +120,32 @@ class Accounts:
         self.seated = seated
         self._tokens: OrderedDict[str, Caller] = OrderedDict()  # token hash -> caller (LRU)
         self._tokens_lock = threading.Lock()
+        self._trusted = False  # the feed is followed: live credentials need no read
+        self._live: dict[uuid.UUID, float] = {}  # credential id -> when it was read live
+        self._revocations = 0  # revocations heard: a read that saw one in between is not kept
+        self.clock: Callable[[], float] = time.monotonic
+
+    # -- the feed ---------------------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """The store's feed tells ``heard`` of every revocation, whichever process saved it."""
+        with self._tokens_lock:
+            self._trusted = True
+
+    def heard(self, event: Any) -> None:
+        """A revocation (``Credential.Revoked``) or deletion (``Player.Deleted``) was saved."""
+        if isinstance(event, Credential.Revoked):
+            with self._tokens_lock:
+                self._revocations += 1
+                self._live.pop(event.originator_id, None)
+        elif isinstance(event, Player.Deleted):
+            self.redaction.add(str(event.originator_id))
+
+    def missed(self) -> None:
+        """The feed may have missed revocations: read every credential again."""
+        with self._tokens_lock:
+            self._revocations += 1
+            self._live.clear()
 
     # -- registration and sign-in ---------------------------------------------------------------
 
@@ -141,8 +175,22 @@ class Accounts:
         if match is None:
             raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
         hashed = token_hash(match.group(1))
+        ident = credential_id(hashed)
+        with self._tokens_lock:
+            revocations = self._revocations
+            if self._trusted:
+                checked = self._live.get(ident)
+                known = self._tokens.get(hashed)
+                if (
+                    known is not None
+                    and checked is not None
+                    and self.clock() - checked < TOKEN_RECHECK_SECONDS
+                ):
+                    self._tokens.move_to_end(hashed)
+                    return known
+        read_at = self.clock()
         try:
-            credential: Any = self.store.repository.get(credential_id(hashed))
+            credential: Any = self.store.repository.get(ident)
         except AggregateNotFoundError:
             raise Unauthenticated("This token is not valid; register to get one.") from None
         if getattr(credential, "revoked", False):
@@ -155,6 +203,7 @@ class Accounts:
             known = self._tokens.get(hashed)
             if known is not None:
                 self._tokens.move_to_end(hashed)
+                self._trust(ident, read_at, revocations)
                 return known
         try:
             player: Any = self.store.repository.get(uuid.UUID(credential.player_id))
@@ -165,15 +214,25 @@ class Accounts:
         caller = Caller(str(player.id), player.name, hashed)
         with self._tokens_lock:
             self._tokens[hashed] = caller
+            self._trust(ident, read_at, revocations)
             while len(self._tokens) > TOKEN_CACHE:
-                self._tokens.popitem(last=False)
+                forgotten, _ = self._tokens.popitem(last=False)
+                self._live.pop(credential_id(forgotten), None)
         return caller
+
+    def _trust(self, ident: uuid.UUID, read_at: float, revocations: int) -> None:
+        """Trust a credential read live at ``read_at`` (inside the lock), unless a revocation
+        was heard since the read began (it may have been this one's)."""
+        if self._trusted and revocations == self._revocations:
+            self._live[ident] = read_at
 
     def _forget(self, hashed: str | None) -> None:
         if hashed is None:
             return
         with self._tokens_lock:
             self._tokens.pop(hashed, None)
+            self._revocations += 1
+            self._live.pop(credential_id(hashed), None)
 
     # -- tokens ---------------------------------------------------------------------------------
 
@@ -225,6 +284,7 @@ class Accounts:
         self._save(player, *revoked)
         self.redaction.add(str(player.id))
         self._forget(caller.token_hash)
+        self._forget(live)
         return True
 
     def _session(self, caller: Caller) -> tuple[Any, Any]:

@@ -133,15 +133,51 @@ def may_hide(table: tables.Table, seats: list[int | None]) -> bool:
     return not all(visibility.sees_event(rules, e.event, seats) for e in table.history)
 
 
+def hides(tables_: Tables, game: GameTable, seats: list[int | None]) -> bool:
+    """``may_hide`` of the game now, remembered per game and seats (``Tables.hiding``) and
+    extended with the entries recorded since: whether an entry hides from the seats depends on
+    the entry alone, and with nothing undone the history only grows."""
+    table = game.table
+    if is_revealed(table):
+        return False
+    if table.undone:
+        return True
+    key = (game.id, tuple(seats))
+    known: tuple[int, bool] | None = tables_.hiding.get(key)
+    if known is None or known[0] > game.version:  # not known, or an earlier version (a replay)
+        hidden = may_hide(table, seats)
+    elif known[1] or known[0] == game.version:
+        hidden = known[1]  # an entry once hidden stays in the history while nothing is undone
+    else:
+        rules = rules_for(table.kind)
+        since = []
+        for entry in reversed(table.history):
+            if entry.version <= known[0]:
+                break
+            since.append(entry)
+        hidden = not all(visibility.sees_event(rules, e.event, seats) for e in since)
+    tables_.hiding.put(key, (game.version, hidden))
+    return hidden
+
+
 def timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline:
-    """The caller's log of ``game`` (reads the log only when some entry may be hidden)."""
+    """The caller's log of ``game`` (reads the log only when some entry may be hidden), computed
+    once per game version and seats (``Tables.memo``; the deleted players are part of the key,
+    since the entries kept are shown redacted)."""
     table = game.table
     seats = viewer(table, caller)
     forked_at = fork_number(tables_, table, caller)
-    if not may_hide(table, seats):
-        return Timeline(game.version, game.modified_on, forked_at=forked_at)
-    entries = tables_.events(str(game.id), 0, game.version)
-    return replace(timeline_of(table, entries, seats), forked_at=forked_at)
+    deleted = tables_.redaction.deleted() if tables_.redaction is not None else frozenset()
+    key = ("timeline", game.id, game.version, tuple(seats), deleted)
+    log: Timeline | None = tables_.memo.get(key)
+    if log is None:
+        if not hides(tables_, game, seats):
+            log = Timeline(game.version, game.modified_on)
+        else:
+            entries = tables_.events(str(game.id), 0, game.version)
+            log = timeline_of(table, entries, seats)
+        tables_.memo.put(key, log)
+    return log if forked_at is None else replace(log, forked_at=forked_at)
 
 
 def game_log(tables_: Tables, game_id: str, caller: Caller) -> tuple[GameTable, Timeline]:

@@ -10,7 +10,9 @@ the lobby, profiles and leaderboards: ``RedactedReadModels``).
 Which players deleted their account is read from the store's notification log (the
 ``Player.Deleted`` events), incrementally: at most every ``REFRESH_SECONDS`` when names are
 shown, two small queries (the head of the log, and the deletions since the last look). A
-deletion in this process is known here at once; in another process within that bound.
+deletion in this process is known here at once; in another process within that bound. A
+server follows the store's feed (``follow``), which tells of every deletion: the log is then read
+again only after the feed failed (``missed``), and a read of a game asks the store nothing.
 """
 
 from __future__ import annotations
@@ -55,14 +57,29 @@ class Redaction:
         self._deleted: frozenset[str] = frozenset()
         self._position = 0
         self._checked: float | None = None
+        self._followed = False
         self._lock = threading.Lock()
+
+    def follow(self) -> None:
+        """The feed tells ``add`` of every deletion from now on; the log is read once more up to
+        its head (which the feed started after)."""
+        with self._lock:
+            self._followed = True
+            self._checked = None
+
+    def missed(self) -> None:
+        """The feed failed and may have missed deletions: read the log again at the next look."""
+        with self._lock:
+            self._checked = None
 
     # -- who ------------------------------------------------------------------------------------
 
     def deleted(self) -> frozenset[str]:
         """The ids of the players who deleted their account (at most ``refresh_seconds`` old)."""
         checked = self._checked
-        if checked is None or self.clock() - checked >= self.refresh_seconds:
+        if checked is None or (
+            not self._followed and self.clock() - checked >= self.refresh_seconds
+        ):
             self._refresh()
         return self._deleted
 
@@ -78,7 +95,7 @@ class Redaction:
         with self._lock:
             checked = self._checked
             now = self.clock()
-            if checked is not None and now - checked < self.refresh_seconds:
+            if checked is not None and (self._followed or now - checked < self.refresh_seconds):
                 return  # another thread just did
             recorder: Any = self.store.recorder
             head = int(recorder.max_notification_id() or 0)

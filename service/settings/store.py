@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.app.cache import GAME_CACHE
 from service.readmodels.models import BATCH
 from service.settings.reading import (
     BOTH,
     at_least_seconds,
     between,
     integer,
+    lowercase,
+    one_of,
     seconds,
     setting,
 )
@@ -85,5 +88,28 @@ class StoreSettings:
         check=between(0),
         commands=BOTH,
         metavar="SECONDS",
+    )
+    sqlite_synchronous: str = setting(
+        _STORE.sqlite_synchronous,
+        env="PAPYRUS_SQLITE_SYNCHRONOUS",
+        flag="--sqlite-synchronous",
+        help="SQLite's synchronous level (WAL mode): normal keeps every acknowledged action "
+        "through a crash or kill -9 of the process; full also through a power loss or an "
+        "operating-system crash, at one fsync per action",
+        parse=lowercase,
+        check=one_of(("normal", "full")),
+        commands=BOTH,
+        metavar="LEVEL",
+    )
+    game_cache: int = setting(
+        GAME_CACHE,
+        env="PAPYRUS_GAME_CACHE",
+        flag="--game-cache",
+        help="games kept in memory per process, least recently used dropped first (a read of "
+        "a game nothing changed asks the database nothing); a finished 4-player game of 200 "
+        "events holds about 240 KiB; 0: every read asks the database",
+        parse=integer,
+        check=between(0),
+        metavar="GAMES",
     )
     #: the limits of one GraphQL request (service/api/graphql/limits.py)

@@ -39,6 +39,9 @@ class StoreOptions:
     connect_timeout: int = 2
     #: seconds a writer waits for the SQLite file's write lock
     sqlite_lock_timeout: int = 30
+    #: SQLite's ``synchronous`` level in WAL mode (``service.store.sqlite``): ``normal`` keeps
+    #: every commit through a crash of the process, ``full`` through a power loss too
+    sqlite_synchronous: str = "normal"
     #: seconds one PostgreSQL statement may run (lock waits included) before it is cancelled
     statement_timeout: float = 2.0
     #: seconds a store call waits for a connection of the event store's pool (while the
@@ -117,8 +120,10 @@ class Database:
                 "POSTGRES_PRE_PING": "y",
             }
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            # the library's factory, its connections at ``sqlite_synchronous``
+            "PERSISTENCE_MODULE": "service.store.sqlite:Factory",
             "SQLITE_DBNAME": self.sqlite_path,
+            "SQLITE_SYNCHRONOUS": self.options.sqlite_synchronous,
             # one writer at a time on a SQLite file: wait for it rather than fail
             "SQLITE_LOCK_TIMEOUT": str(self.options.sqlite_lock_timeout),
         }

@@ -3,7 +3,11 @@ whichever process recorded it (live updates, with one server process or many).
 
 On PostgreSQL it uses the library's subscription (LISTEN/NOTIFY, one per process); on SQLite it
 polls the notification log. Listeners get ``(game_id, version, type)``; they must be quick
-(they only wake subscribers and the read-model worker, who then read the store themselves).
+(they only wake subscribers and the read-model worker, who then read the store themselves, and
+mark cached games stale). Revoked credentials and deleted players are told to
+``subscribe_accounts`` listeners (the stored event), and a failure of the feed (after which it
+resumes from its last position) to ``subscribe_gaps`` listeners: caches that must check what
+they hold again.
 """
 
 from __future__ import annotations
@@ -11,17 +15,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.projection import ApplicationSubscription
 
+from service.store import Credential, Player
 from service.store.database import Store
 from service.store.failures import is_store_failure
 
 log = logging.getLogger("papyrus.feed")
-TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")
+GAME_TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")
+ACCOUNT_TOPICS = ("service.store:Credential.Revoked", "service.store:Player.Deleted")
+TOPICS = (*GAME_TOPICS, *ACCOUNT_TOPICS)
 Listener = Callable[[str, int, str], None]
 
 
@@ -31,12 +37,24 @@ class Feed:
         self.postgres = postgres
         self.poll_seconds = poll_seconds
         self.listeners: list[Listener] = []
+        self.account_listeners: list[Callable[[Any], None]] = []
+        self.gap_listeners: list[Callable[[], None]] = []
         self._stop = threading.Event()
         self._subscription: Any = None
         self._thread = threading.Thread(target=self._run, name="papyrus-feed", daemon=True)
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)
+
+    def subscribe_accounts(self, listener: Callable[[Any], None]) -> None:
+        """``listener(event)`` is called when any process revokes a credential
+        (``Credential.Revoked``) or deletes a player (``Player.Deleted``)."""
+        self.account_listeners.append(listener)
+
+    def subscribe_gaps(self, listener: Callable[[], None]) -> None:
+        """``listener()`` is called when the feed fails (it resumes from where it was, but
+        what was read from the store meanwhile may have missed a notification)."""
+        self.gap_listeners.append(listener)
 
     def start(self) -> None:
         self._position = int(self.store.recorder.max_notification_id() or 0)
@@ -56,6 +74,23 @@ class Feed:
             except Exception:  # one listener's bug must not stop the feed for the others
                 log.exception("feed listener failed")
 
+    def _dispatch_event(self, event: Any) -> None:
+        if isinstance(event, Credential.Revoked | Player.Deleted):
+            for listener in self.account_listeners:
+                try:
+                    listener(event)
+                except Exception:
+                    log.exception("feed listener failed")
+            return
+        self._dispatch(str(event.originator_id), event.originator_version, event.type)
+
+    def _gap(self) -> None:
+        for listener in self.gap_listeners:
+            try:
+                listener()
+            except Exception:
+                log.exception("feed listener failed")
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
@@ -66,6 +101,7 @@ class Feed:
             except Exception as failure:
                 if self._stop.is_set():
                     return
+                self._gap()
                 if is_store_failure(failure):  # the database is down: no traceback each time
                     log.warning(
                         "event feed failed: the store is unavailable (%s); resuming from %d",
@@ -82,7 +118,7 @@ class Feed:
             for stored, tracking in events:
                 event: Any = stored
                 self._position = tracking.notification_id
-                self._dispatch(str(event.originator_id), event.originator_version, event.type)
+                self._dispatch_event(event)
                 if self._stop.is_set():
                     return
 
@@ -92,8 +128,6 @@ class Feed:
             for note in notes:
                 event: Any = self.store.mapper.to_domain_event(note)
                 self._position = note.id
-                self._dispatch(
-                    str(uuid.UUID(str(note.originator_id))), event.originator_version, event.type
-                )
+                self._dispatch_event(event)
             if not notes:
                 self._stop.wait(self.poll_seconds)

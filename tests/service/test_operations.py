@@ -100,8 +100,10 @@ def test_metrics_count_the_actions_of_a_game_by_kind_and_operation(server) -> No
     )
     assert moved(before, after, requests, transport="graphql", operation="game", code="OK") == 4
     assert moved(before, after, "papyrus_store_duration_seconds_count", operation="save") >= 2
-    assert moved(before, after, "papyrus_store_duration_seconds_count", operation="load") >= 3
-    assert moved(before, after, "papyrus_aggregate_cache_lookups_total", result="hit") >= 1
+    # the game is read from this process's cache, which its own saves keep current: the 4 reads
+    # and 3 commands are cache hits that ask the store nothing (issue #14)
+    assert moved(before, after, "papyrus_store_duration_seconds_count", operation="load") == 0
+    assert moved(before, after, "papyrus_aggregate_cache_lookups_total", result="hit") >= 7
     assert value(after, "papyrus_aggregate_cache_entries") >= 1
     assert value(after, "papyrus_aggregate_cache_capacity_entries") > 0
     assert value(after, "papyrus_store_breaker_open") == 0

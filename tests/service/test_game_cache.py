@@ -1,0 +1,284 @@
+"""The in-process game cache (``service.app.cache``, issue #14): a read of a game nothing changed
+asks the store nothing, and a cache that is behind never makes a command win on an old version
+(the version key of the store stays the arbiter; API.md ``act``: ``expectedVersion`` ->
+``CONFLICT``)."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
+
+from service.app.application import Application
+from service.app.cache import GameCache
+from service.app.caller import Caller
+from service.app.errors import Conflict, PapyrusError
+from service.app.views import legal_actions
+from service.store.database import open_store
+from tests.client import Client, GraphQLFailure, register
+from tests.conftest import Server
+from tests.service.play import create_table
+from tests.service.test_processes import Process, act_n, two_processes  # noqa: F401 (a fixture)
+
+READ = (
+    "query($g: ID!) { game(id: $g) { version activeSeats state legalActions view { __typename } } }"
+)
+ACT = (
+    "mutation($g: ID!, $a: JSON!, $v: Int) { act(gameId: $g, action: $a, expectedVersion: $v) "
+    "{ game { version } } }"
+)
+#: the threads that serve requests: the event loop's and the worker pools' (``papyrus_0``...);
+#: the feed, the read-model worker, the bot driver and the clocks work in the background
+WORKER = re.compile(r"papyrus(-costly)?_\d+")
+
+
+class Statements:
+    """Every SQL statement run on the store's SQLite connections, with the thread that ran it
+    (``sqlite3.Connection.set_trace_callback`` on each connection the library opens)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+        self._lock = threading.Lock()
+
+    def trace(self, statement: str) -> None:
+        with self._lock:
+            self.seen.append((threading.current_thread().name, statement))
+
+    def since(self, mark: int, threads: set[str]) -> list[str]:
+        with self._lock:
+            return [
+                sql for name, sql in self.seen[mark:] if name in threads or WORKER.fullmatch(name)
+            ]
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[Statements]:
+    traced = Statements()
+    create = SQLiteConnectionPool._create_connection
+
+    def traced_connection(pool: SQLiteConnectionPool) -> SQLiteConnection:
+        connection = create(pool)
+        raw: sqlite3.Connection = connection._sqlite_conn
+        raw.set_trace_callback(traced.trace)
+        return connection
+
+    monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", traced_connection)
+    yield traced
+
+
+def to_move(players: list[Client], game_id: str) -> tuple[Client, dict[str, Any]]:
+    game = players[0].gql(READ, {"g": game_id})["game"]
+    player = players[game["activeSeats"][0]]
+    return player, player.gql(READ, {"g": game_id})["game"]
+
+
+def test_a_read_of_an_unchanged_game_issues_no_sql_statement(
+    sqlite_url: str, statements: Statements
+) -> None:
+    """Issue #14 acceptance 3: after the first read, reading a game nothing changed
+    (``game { state view legalActions }``, signed in, over a real server) runs no SQL statement on
+    the threads that serve requests: the game comes from this process's cache, the credential
+    is trusted while the feed is followed, deleted players' names come from the feed. An
+    ``act`` here keeps the cache current, so the reads after it ask nothing either."""
+    with Server(sqlite_url) as server:
+        serving = {server.thread.name}
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="cache-reads")
+        player, game = to_move(players, game_id)  # the first reads (game, credential) warm up
+
+        mark = len(statements.seen)
+        for _ in range(3):
+            for reader in players:
+                assert reader.gql(READ, {"g": game_id})["game"]["version"] == game["version"]
+        assert statements.since(mark, serving) == []
+
+        mark = len(statements.seen)
+        acted = player.gql(ACT, {"g": game_id, "a": game["legalActions"][0], "v": game["version"]})
+        assert acted["act"]["game"]["version"] > game["version"]
+        assert any("INSERT" in sql for sql in statements.since(mark, serving))  # traced indeed
+
+        mark = len(statements.seen)
+        for reader in players:
+            seen = reader.gql(READ, {"g": game_id})["game"]
+            assert seen["version"] == acted["act"]["game"]["version"]
+        assert statements.since(mark, serving) == []
+
+
+def seat_to_move(app: Application, game_id: str, callers: list[Caller]) -> tuple[Caller, Any]:
+    """A player who may act on the game as ``app`` has it, and one legal action of theirs."""
+    table = app.tables.get(game_id).table
+    for caller in callers:
+        legal = legal_actions(table, caller)
+        if legal:
+            return caller, legal[0]
+    raise AssertionError("nobody may act")
+
+
+def versions(app: Application, game_id: str) -> list[int]:
+    return [entry.version for entry in app.tables.events(game_id)]
+
+
+def test_a_cache_left_behind_never_wins_a_command_on_an_old_version(database_url: str) -> None:
+    """Two applications on one database; ``behind`` trusts its cache but no feed tells it of
+    the other's saves (a notification not yet delivered, made to last): its read is stale, yet
+    a command it decides on the stale game never records on the old version. With the old
+    ``expectedVersion`` it is ``CONFLICT``; without, it is decided again on the stored game;
+    a retried idempotency key finds the other process's result; and each lost race brings its
+    cache up to the store."""
+    behind, ahead = Application(open_store(database_url)), Application(open_store(database_url))
+    callers = [behind.accounts.register_player(name)[0] for name in ("Ann", "Bob")]
+    game_id = str(behind.seating.create_game(callers[0], "imhotep", 2, None, "stale").id)
+    for seat, caller in enumerate(callers):
+        behind.seating.join_game(caller, game_id, seat)
+    behind.follow()  # trusted from now on, and nobody will tell it anything
+    start = behind.tables.get(game_id).version
+    assert behind.tables.get(game_id).version == start
+
+    # the other process acts: this one still reads the old version (no SQL, no news)
+    caller, action = seat_to_move(ahead, game_id, callers)
+    ahead.play.act(caller, game_id, action, expected_version=start)
+    assert behind.tables.get(game_id).version == start
+    # a command on the stale game with the old expectation: CONFLICT, nothing recorded
+    with pytest.raises(Conflict):
+        behind.play.act(caller, game_id, action, expected_version=start)
+    stored = versions(ahead, game_id)
+    assert behind.tables.get(game_id).version == stored[-1]  # the lost race refreshed it
+    assert stored == list(range(1, len(stored) + 1))
+
+    # stale again; a command without an expectation is decided again on the stored game
+    now = stored[-1]
+    mover, stale_action = seat_to_move(behind, game_id, callers)
+    other, action = seat_to_move(ahead, game_id, callers)
+    ahead.play.act(other, game_id, action, expected_version=now)
+    moved = versions(ahead, game_id)[-1]
+    assert behind.tables.get(game_id).version == now
+    try:
+        _, saved = behind.play.act(mover, game_id, stale_action)
+    except PapyrusError as refused:  # not legal any more on the stored game: refused
+        assert refused.code != "CONFLICT"
+    else:  # still legal there: recorded after the other's entries, never on an old version
+        assert saved[0].version == moved + 1
+    stored = versions(ahead, game_id)
+    assert stored == list(range(1, len(stored) + 1))
+    assert behind.tables.get(game_id).version == stored[-1]
+
+    # an idempotency key first used by the other process, retried here on a stale game
+    if ahead.tables.get(game_id).table.status == "ACTIVE":
+        before = behind.tables.get(game_id).version
+        other, action = seat_to_move(ahead, game_id, callers)
+        _, first = ahead.play.act(other, game_id, action, idempotency_key="once")
+        assert behind.tables.get(game_id).version == before  # stale
+        _, again = behind.play.act(other, game_id, action, idempotency_key="once")
+        assert [e.version for e in again] == [e.version for e in first]
+        assert versions(ahead, game_id)[-1] == first[-1].version  # recorded once
+
+
+@pytest.mark.postgres
+def test_a_cached_game_in_a_second_process_never_accepts_a_stale_command(
+    two_processes: tuple[Process, Process],  # noqa: F811
+) -> None:
+    """Two server processes on one PostgreSQL: A has the game cached, B acts, and A is sent
+    the command right away with the version it had (whether or not the feed has told A yet):
+    ``CONFLICT`` every time, never an entry on the old version; A's reads converge on B's
+    version, and the log verifies (one entry per version, hashes chained)."""
+    a, b = two_processes
+    on_a = [register(a.url, "Ann"), register(a.url, "Bob")]
+    game_id = create_table(on_a, "IMHOTEP", seed="two-processes")
+    on_b = [Client(b.url, player.token) for player in on_a]
+    rng = random.Random(14)
+    conflicts = 0
+    for _ in range(12):
+        seen = on_a[0].gql(READ, {"g": game_id})["game"]  # A has it cached
+        if not seen["activeSeats"]:
+            break
+        seat = seen["activeSeats"][0]
+        legal = on_b[seat].gql(READ, {"g": game_id})["game"]["legalActions"]
+        action = rng.choice(legal)
+        on_b[seat].gql(ACT, {"g": game_id, "a": action, "v": seen["version"]})
+        try:
+            on_a[seat].gql(ACT, {"g": game_id, "a": action, "v": seen["version"]})
+        except GraphQLFailure as failure:
+            assert failure.errors[0]["extensions"]["code"] == "CONFLICT", failure.errors
+            conflicts += 1
+        else:
+            raise AssertionError("a command on the old version was accepted")
+        latest = on_b[0].gql(READ, {"g": game_id})["game"]["version"]
+        deadline = time.monotonic() + 2
+        while on_a[0].gql(READ, {"g": game_id})["game"]["version"] != latest:
+            assert time.monotonic() < deadline, "A's read did not converge"
+            time.sleep(0.01)
+    assert conflicts >= 5
+    verified = on_a[0].gql(
+        "query($g: ID!) { verifyLog(gameId: $g) { ok checkedEvents } }", {"g": game_id}
+    )["verifyLog"]
+    assert verified["ok"] is True
+    assert verified["checkedEvents"] == on_b[0].gql(READ, {"g": game_id})["game"]["version"]
+
+
+def test_every_acknowledged_action_survives_a_kill_9_of_the_sqlite_server(tmp_path: Path) -> None:
+    """SQLite in WAL mode with ``synchronous=NORMAL`` (``service.store.sqlite``): a server
+    process killed with SIGKILL right after answering keeps every action it acknowledged (the
+    log is read back by a fresh store; a power loss is another matter: README "Durability")."""
+    url = f"sqlite:///{tmp_path}/killed.sqlite"
+    server = Process(url)
+    try:
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="kill-9")
+        acknowledged = act_n(players, game_id, 25, random.Random(9))
+    finally:
+        server.process.kill()  # no shutdown of any kind
+        server.process.wait(timeout=30)
+    assert acknowledged > 10
+    reopened = Application(open_store(url))
+    assert versions(reopened, game_id) == list(range(1, acknowledged + 1))
+
+
+class Version:
+    """A stand-in for a stored game: what the cache reads of one (its id and version)."""
+
+    def __init__(self, ident: uuid.UUID, version: int) -> None:
+        self.id, self.version = ident, version
+
+
+def test_news_heard_while_a_game_loads_keeps_the_loaded_version_stale() -> None:
+    """The races of ``GameCache``: a notification heard while a load is in flight (the load
+    may have read the store before that commit) keeps the loaded version stale; a save of an
+    entry evicted meanwhile is not cached (it may have missed a notification); a newer version
+    is never replaced by an older one; the least recently used game goes first."""
+    cache, ident = GameCache(2), uuid.uuid4()
+    cache.follow()
+    assert cache.base(ident) is None  # a load begins
+    cache.heard(ident, 5)  # another process recorded version 5 meanwhile
+    cache.offer(Version(ident, 4))  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        cache.get(ident)  # stale: the next read asks the store
+    cache.base(ident)
+    cache.offer(Version(ident, 5))  # type: ignore[arg-type]
+    assert cache.get(ident).version == 5
+    cache.saved(Version(ident, 3))  # type: ignore[arg-type]
+    assert cache.get(ident).version == 5  # never older
+    cache.heard(ident, 4)  # an old notification (this process's own save, say): still fresh
+    assert cache.get(ident).version == 5
+
+    others = [uuid.uuid4(), uuid.uuid4()]
+    for other in others:
+        cache.saved(Version(other, 1), new=True)  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        cache.get(ident)  # evicted, least recently used
+    cache.saved(Version(ident, 6))  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        cache.get(ident)  # not cached by a save: it may have missed news while evicted
+
+    untrusted = GameCache(2)
+    untrusted.saved(Version(ident, 1), new=True)  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        untrusted.get(ident)  # no feed followed: every read asks the store
