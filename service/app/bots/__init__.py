@@ -1,0 +1,88 @@
+"""Server-side bots: a bot seat plays whenever it must act.
+
+The levels (``random``, ``greedy``, ``mcts``) and how each picks its action live in
+``levels.py`` and the modules it names; they import the domain only. This module records a
+bot's move on a game table (``record_bot_move``, ``play_bot_move``) and lets the ``random`` bots
+reply inside a command (``run_bots``); the searching levels are played off the request path, in
+their own commands, by the bot driver (``driver.py``). A bot's move is a function of the log: it
+is decided from the table's seed and the version it is decided at (``levels.bot_rng``), and
+recorded with the command ``bot:<seat>:<version>``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from domain import table as tables
+from domain.contract import JSON
+from domain.engine import play
+from domain.randomness import rng_for
+from domain.registry import rules_for
+from service.app.bots.levels import DEFAULT_LEVEL, LEVELS, UnknownLevel, check_level, choose_action
+from service.app.errors import BadInput
+from service.app.tables import finish_if_over, record_steps
+from service.store import GameTable
+
+#: the bot levels a seat may be given (``addBot(strategy: ...)``), weakest first
+STRATEGIES = LEVELS
+#: levels that reply inside the command that made them due (a uniform draw: microseconds);
+#: the others think, and are played off the request path by the bot driver (``driver.py``)
+INLINE_LEVELS = frozenset({"random"})
+
+
+def check_strategy(strategy: str | None) -> str:
+    """The level a new bot plays (``random`` by default), or ``BAD_INPUT``."""
+    try:
+        return check_level(strategy)
+    except UnknownLevel as unknown:
+        raise BadInput(str(unknown)) from None
+
+
+def bot_level(table: tables.Table, seat: int) -> str | None:
+    """The level of the bot that plays ``seat`` now (``None``: a human plays it): its holder's,
+    or the table's take-over level while the seat is taken over (``Table.bot_level``)."""
+    level = table.bot_level(seat) if seat < len(table.holders) else None
+    if level is None:
+        return None
+    return level if level in LEVELS else DEFAULT_LEVEL
+
+
+def due_bot(table: tables.Table) -> tuple[int, str] | None:
+    """The first seat a bot plays that must act now, and its level (``None``: no bot is due)."""
+    if table.status != tables.ACTIVE or table.game is None:
+        return None
+    rules = rules_for(table.kind)
+    for seat in rules.active_seats(table.game):
+        level = bot_level(table, seat)
+        if level is not None:
+            return seat, level
+    return None
+
+
+def record_bot_move(game: GameTable, seat: int, action: JSON) -> None:
+    """Record the bot's ``action`` for ``seat`` as the command ``bot:<seat>:<version>``, with
+    the table's randomness at this version, then the end of the game if it came."""
+    table = game.table
+    rules = rules_for(table.kind)
+    steps, _ = play(
+        rules, copy.deepcopy(table.game), seat, action, rng_for(table.seed, game.version)
+    )
+    record_steps(game, steps, seat, action, None, f"bot:{seat}:{game.version}")
+    finish_if_over(game, rules)
+
+
+def play_bot_move(game: GameTable, seat: int, level: str) -> None:
+    """Decide and record one move of the bot of ``level`` for ``seat`` (which must be due)."""
+    table = game.table
+    rules = rules_for(table.kind)
+    record_bot_move(
+        game, seat, choose_action(level, rules, table.game, seat, table.seed, game.version)
+    )
+
+
+def run_bots(game: GameTable) -> None:
+    """Let the bots that reply at once (``INLINE_LEVELS``) play while one of their seats must
+    act, in the command that made them due (recorded in the same save). A searching bot that
+    becomes due stops this: the bot driver plays it in its own command (``driver.py``)."""
+    while (due := due_bot(game.table)) is not None and due[1] in INLINE_LEVELS:
+        play_bot_move(game, *due)
