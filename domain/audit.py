@@ -18,6 +18,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from domain import clock as clocks
 from domain import redaction, undo
 from domain import table as tables
 from domain.contract import FORK_DEALT, Rules, RulesError
@@ -115,6 +116,8 @@ def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
         ):
             raise ValueError(f"{table.seats!r} seats")
         table.options = rules.normalize_options(table.seats, table.options)
+        if "clock" in entries[0].data and not clocks.is_control(entries[0].data["clock"]):
+            raise ValueError("the clock is not a time control")
         fork_source_shape(table.forked_from, table.seats)
     except Exception as failure:
         raise malformed(1, failure) from None
@@ -238,7 +241,20 @@ def expected_fork(table: tables.Table, group: list[Entry], rules: Rules[Any]) ->
 
 def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> None:
     d = entry.data
-    if entry.type == tables.SEAT_TAKEN:
+    if entry.type in clocks.EVENTS:
+        running = table.status == tables.ACTIVE
+        reason = clocks.problem(table.clock, entry.type, d, table.clock_due(rules), running)
+        if reason is not None:
+            raise Bad(entry.version, reason)
+    elif entry.type == tables.GAME_ABANDONED and d.get("reason") == clocks.TIME_REASON:
+        clock = table.clock
+        if (
+            clock is None
+            or clock.control["on_expiry"] != clocks.ABANDON
+            or d.get("timed_out") not in clock.timed_out
+        ):
+            raise Bad(entry.version, "a game abandoned for time whose seat's time had not run out")
+    elif entry.type == tables.SEAT_TAKEN:
         if table.status != tables.OPEN or table.holders[d["seat"]] is not None:
             raise Bad(entry.version, "a seat was taken that was not free")
     elif entry.type == tables.GAME_STARTED:

@@ -21,6 +21,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain import clock as clocks
 from domain.contract import JSON, Event, Outcome, Rules
 from domain.log import GENESIS, Entry
 from domain.randomness import commitment
@@ -45,6 +46,7 @@ TABLE_EVENTS = frozenset(
         UNDO_REQUESTED,
         UNDO_ANSWERED,
         ACTIONS_UNDONE,
+        *clocks.EVENTS,
     }
 )
 
@@ -111,6 +113,8 @@ class Table:
     barrier: int = 0
     last_hash: str = GENESIS
     version: int = 0
+    clock: clocks.ClockState | None = None
+    """The table's time control and running clock (``domain.clock``); ``None``: no clock."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """Entries are immutable and shared; only the mutable parts are copied."""
@@ -120,6 +124,7 @@ class Table:
         clone.history = list(self.history)
         clone.undone = list(self.undone)
         clone.undo_request = copy.deepcopy(self.undo_request, memo)
+        clone.clock = copy.deepcopy(self.clock, memo)
         return clone
 
     def unranked_reason(self, *, imported: bool = False) -> str | None:
@@ -138,11 +143,33 @@ class Table:
     def free_seats(self) -> list[int]:
         return [seat for seat, holder in enumerate(self.holders) if holder is None]
 
+    def bot_level(self, seat: int) -> str | None:
+        """The level of the bot that plays ``seat`` now: its holder's, or the take-over level
+        while the seat is taken over after its time ran out (``domain.clock``); ``None``: a
+        person plays it."""
+        holder = self.holders[seat]
+        if holder is not None and holder.bot is not None:
+            return holder.bot
+        if self.clock is not None and seat in self.clock.taken_over:
+            return str(self.clock.control["bot"])
+        return None
+
     def bot_seats(self) -> list[int]:
-        return [s for s, h in enumerate(self.holders) if h is not None and h.bot is not None]
+        """The seats a bot plays now (bot holders, and seats taken over)."""
+        return [s for s in range(len(self.holders)) if self.bot_level(s) is not None]
 
     def human_seats(self) -> list[int]:
-        return [s for s, h in enumerate(self.holders) if h is not None and h.bot is None]
+        """The seats a person plays now (not taken over by a bot)."""
+        return [
+            s for s, h in enumerate(self.holders) if h is not None and self.bot_level(s) is None
+        ]
+
+    def clock_due(self, rules: Rules[Any]) -> list[int]:
+        """The seats on the clock now: played by a person and bound to act (none unless the
+        game runs)."""
+        if self.status != ACTIVE or self.game is None:
+            return []
+        return [s for s in rules.active_seats(self.game) if self.bot_level(s) is None]
 
 
 def created(
@@ -157,6 +184,7 @@ def created(
     undo_allowed: bool = True,
     forked_from: JSON | None = None,
     seed_chosen: bool = False,
+    clock: JSON | None = None,
 ) -> Event:
     """The first entry of a table; ``seed`` and ``seed_salt`` are secrets the caller drew (the
     commitment to them is public, ``domain.randomness.commitment``)."""
@@ -174,7 +202,10 @@ def created(
             "rules_version": rules_version,
             "undo_allowed": undo_allowed,
             "forked_from": forked_from,
-        },
+        }
+        # the time control (``domain.clock.control_of``); absent on a table without a clock,
+        # so the first entry of such a table is what it was before clocks existed
+        | ({"clock": clock} if clock is not None else {}),
     )
 
 
@@ -193,6 +224,7 @@ def start(entry: Entry) -> Table:
         seed_salt=d.get("seed_salt"),
         seed_chosen=d.get("seed_chosen", False) is True,
         holders=[None] * d["seats"],
+        clock=clocks.new_state(d["clock"], d["seats"]) if d.get("clock") else None,
         last_hash=entry.hash,
         version=entry.version,
     )
@@ -229,6 +261,9 @@ def evolve(table: Table, entry: Entry, rules: Rules[Any]) -> Table:
                 table.undo_request = None
     elif kind == ACTIONS_UNDONE:
         undo(table, d["to_version"], rules, d.get("undone"))
+    elif kind in clocks.EVENTS:
+        if table.clock is not None:
+            clocks.apply(table.clock, kind, d)
     elif kind != TABLE_CREATED:
         table.game = rules.evolve(table.game, entry.event)
         table.history.append(entry)
@@ -246,9 +281,7 @@ def is_irreversible(rules: Rules[Any], event: Event) -> bool:
     return True if check is None else bool(check(event))
 
 
-def undo(
-    table: Table, to_version: int, rules: Rules[Any], undone: list[int] | None = None
-) -> None:
+def undo(table: Table, to_version: int, rules: Rules[Any], undone: list[int] | None = None) -> None:
     """Go back to the game as it was right after ``to_version``: replay the kept history.
     ``undone``: the entries taken back (default: every one after ``to_version``); entries after
     ``to_version`` that it does not list stay (other seats' private steps, ``domain.undo``)."""
@@ -284,6 +317,7 @@ PUBLIC_CREATION_FIELDS = (
     "rules_version",
     "undo_allowed",
     "forked_from",
+    "clock",
 )
 
 
@@ -291,6 +325,10 @@ def view_table_event(event: Event, full: bool) -> Event:
     """Table events as anybody may see them: the seed and its salt stay secret until the game
     is over."""
     if event.type == TABLE_CREATED and not full:
-        data = {k: event.data.get(k) for k in PUBLIC_CREATION_FIELDS}
+        data = {
+            k: event.data.get(k)
+            for k in PUBLIC_CREATION_FIELDS
+            if k in event.data or k != "clock"  # a table without a clock shows none
+        }
         return Event(event.type, data, event.seat)
     return event

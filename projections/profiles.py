@@ -28,7 +28,8 @@ def record_game(profile: Row | None, player_id: str, name: str, summary: Row) ->
     )
     winners = set(summary["winners"] or [])
     score = max(summary["scores"][s] for s in seats)
-    won = any(s in winners for s in seats)
+    absent = set(summary.get("timed_out") or [])  # a seat whose time ran out lost
+    won = any(s in winners and s not in absent for s in seats)
     kind = summary["kind"]
     by_kind = {k: dict(v) for k, v in profile["by_kind"].items()}
     mine = by_kind.setdefault(kind, {"games_played": 0, "games_won": 0, "total_score": 0})
@@ -47,6 +48,13 @@ def record_game(profile: Row | None, player_id: str, name: str, summary: Row) ->
         },
         *profile["recent"],
     ][:RECENT]
+    thinking = summary.get("thinking") or []  # timed tables only (``domain.clock``)
+    profile.update(
+        thinking_ms=profile.get("thinking_ms", 0)
+        + sum(thinking[s]["ms"] for s in seats if thinking),
+        timed_turns=profile.get("timed_turns", 0)
+        + sum(thinking[s]["turns"] for s in seats if thinking),
+    )
     profile.update(
         name=name,
         games_played=profile["games_played"] + 1,
@@ -61,3 +69,10 @@ def record_game(profile: Row | None, player_id: str, name: str, summary: Row) ->
 def average_score(profile: Row) -> float:
     played = profile["games_played"]
     return float(profile["total_score"]) / played if played else 0.0
+
+
+def average_thinking_ms(profile: Row) -> float | None:
+    """The player's average thinking time per timed turn, over their finished timed games
+    (``None``: none yet)."""
+    turns = profile.get("timed_turns", 0)
+    return float(profile.get("thinking_ms", 0)) / turns if turns else None

@@ -76,15 +76,26 @@ def rate_game(current: dict[str, Row | None], summary: Row) -> dict[str, Row]:
         for _, pid, _ in seats
     }
     before = [rows[pid]["rating"] for _, pid, _ in seats]
-    ranks = [summary["ranks"][seat] for seat, _, _ in seats]
-    after = elo(before, ranks)
+    ranks = effective_ranks(summary)
+    after = elo(before, [ranks[seat] for seat, _, _ in seats])
     for (seat, pid, name), rating in zip(seats, after, strict=True):
         row = rows[pid]
         row.update(
             name=name,
             rating=rating,
             games=row["games"] + 1,
-            wins=row["wins"] + int(summary["ranks"][seat] == 1),
+            wins=row["wins"] + int(ranks[seat] == 1),
             peak=max(row["peak"], rating),
         )
     return rows
+
+
+def effective_ranks(summary: Row) -> list[int]:
+    """The ranks that count for ratings: a seat whose time ran out (taken over by a bot,
+    ``domain.clock``) lost, behind every seat that played to the end, whatever the bot made of
+    it; absent seats keep their order among themselves."""
+    ranks = list(summary["ranks"])
+    absent = set(summary.get("timed_out") or [])
+    if not absent:
+        return ranks
+    return [rank + (len(ranks) if seat in absent else 0) for seat, rank in enumerate(ranks)]
