@@ -1,0 +1,104 @@
+// The router: "/" is the lobby (lobby.js); "/games/<id>" is the game page: live play while the
+// game runs (play.js), the replay viewer (replay.js) when it is over, when "?v=<version>" is in
+// the link, or when the user presses "Replay".
+//
+// Page modules export show<Page>(root, params) -> cleanup function (or a promise of one):
+//   showLobby(root)                                   lobby.js
+//   showPlay(root, {gameId})                          play.js
+//   showReplay(root, {gameId, version})               replay.js (version: a number or null)
+// navigate(path) moves without reloading (history.pushState); links with data-link do too.
+
+import {player, setToken, token, whoAmI} from "./api.js";
+import {h} from "./svg.js";
+
+let cleanup = null;
+let generation = 0;
+
+export function navigate(path, {replace = false} = {}) {
+  if (replace) window.history.replaceState(null, "", path);
+  else window.history.pushState(null, "", path);
+  route();
+}
+
+// Redraws the "who am I" corner of the header (after registering or signing out).
+export function renderWho() {
+  const corner = document.getElementById("whoami");
+  if (!corner) return;
+  const who = player();
+  corner.replaceChildren();
+  if (token()) {
+    corner.append(
+      h("span", {"data-testid": "whoami"}, `Signed in as ${who && who.name ? who.name : "a player"}`),
+      " ",
+      h("button", {type: "button", class: "link", onclick: () => {
+        setToken(null);
+        renderWho();
+        route();
+      }}, "Sign out"),
+    );
+  } else {
+    corner.append(h("span", {"data-testid": "whoami"}, "Spectator (no account)"));
+  }
+}
+
+export function showError(root, failure) {
+  root.replaceChildren(h("section", {class: "panel"},
+    h("h1", {}, "Something went wrong"),
+    h("p", {class: "error", role: "alert", "data-testid": "error"},
+      failure.message, failure.code ? ` (${failure.code})` : ""),
+    h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
+}
+
+async function route() {
+  const mine = ++generation;
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch (failure) {
+      console.warn("cleanup failed", failure);
+    }
+    cleanup = null;
+  }
+  const root = document.getElementById("main");
+  root.replaceChildren(h("p", {class: "loading"}, "Loading…"));
+  await whoAmI();
+  renderWho();
+  const path = window.location.pathname;
+  const params = new URLSearchParams(window.location.search);
+  try {
+    let done;
+    const game = path.match(/^\/games\/([^/]+)\/?$/);
+    if (game) {
+      const gameId = decodeURIComponent(game[1]);
+      const v = params.get("v");
+      if (v !== null && v !== "") {
+        const {showReplay} = await import("./replay.js");
+        done = await showReplay(root, {gameId, version: Number.isInteger(Number(v)) ? Number(v) : null});
+      } else {
+        const {showPlay} = await import("./play.js");
+        done = await showPlay(root, {gameId});
+      }
+    } else {
+      const {showLobby} = await import("./lobby.js");
+      done = await showLobby(root);
+    }
+    if (mine !== generation) {
+      if (typeof done === "function") done();
+      return;
+    }
+    cleanup = typeof done === "function" ? done : null;
+  } catch (failure) {
+    if (mine === generation) showError(root, failure);
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[data-link]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  const url = new URL(link.href);
+  if (url.origin !== window.location.origin) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,224 @@
+// The game page while a game runs: the board (boards/<kind>.js), the legal actions without a
+// place on it as buttons, errors as the server words them, undo requests and answers, live from
+// gameChanged. A spectator (no token) sees the spectator view. A finished game opens the replay
+// viewer (replay.js); "Replay" opens it at the current version.
+
+import {gql, subscribe, token} from "./api.js";
+import {navigate} from "./app.js";
+import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, REQUEST_UNDO} from "./queries.js";
+import {h} from "./svg.js";
+
+const BOARDS = {IMHOTEP: "./boards/imhotep.js", AMUN_RE: "./boards/amunre.js"};
+const KIND_NAMES = {IMHOTEP: "Imhotep", AMUN_RE: "Amun-Re"};
+const catalogs = new Map();
+
+export async function catalogOf(kind) {
+  if (!catalogs.has(kind)) {
+    catalogs.set(kind, gql(CATALOG, {kind}).then((data) => data.catalog).catch((failure) => {
+      catalogs.delete(kind);
+      throw failure;
+    }));
+  }
+  return catalogs.get(kind);
+}
+
+export function seatNames(game) {
+  const names = {};
+  for (const seat of game.seats) {
+    names[seat.seat] = seat.isBot ? `Bot ${seat.seat}` : seat.player ? seat.player.name : `Seat ${seat.seat}`;
+  }
+  return names;
+}
+
+function problem(failure) {
+  return h("p", {class: "error", role: "alert", "data-testid": "error"},
+    h("strong", {}, failure.code || "ERROR"), ": ", failure.message);
+}
+
+export async function showPlay(root, {gameId}) {
+  const first = await gql(GAME, {id: gameId});
+  if (!first.game) {
+    root.replaceChildren(h("section", {class: "panel"}, h("h1", {}, "No such game"),
+      h("p", {class: "error", role: "alert", "data-testid": "error"}, `There is no game ${gameId}.`),
+      h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
+    return null;
+  }
+  if (first.game.status === "FINISHED" || first.game.status === "ABANDONED") {
+    const {showReplay} = await import("./replay.js");
+    return showReplay(root, {gameId, version: null});
+  }
+  let game = first.game;
+  let alive = true;
+  let busy = false;
+  const board = await import(BOARDS[game.kind]);
+  const catalog = await catalogOf(game.kind);
+
+  const heading = h("h1", {});
+  const facts = h("p", {class: "facts", "aria-live": "polite"});
+  const live = h("span", {class: "live", "data-testid": "live"}, "Connecting…");
+  const message = h("div", {"aria-live": "assertive", "data-testid": "messages"});
+  const boardBox = h("div", {class: "board-box", "data-testid": "board"});
+  const actions = h("div", {class: "actions", "data-testid": "actions"});
+  const undo = h("div", {class: "undo", "data-testid": "undo"});
+  const replay = h("button", {type: "button", "data-testid": "replay", onclick: () =>
+    navigate(`/games/${encodeURIComponent(gameId)}?v=${game.version}`)}, "Replay");
+
+  root.replaceChildren(
+    h("div", {class: "game-head"}, heading, h("div", {class: "row"}, live, replay,
+      h("a", {href: "/", "data-link": true, class: "button"}, "Lobby"))),
+    facts, message,
+    h("div", {class: "play"}, boardBox,
+      h("aside", {class: "side", "aria-label": "Your moves"},
+        h("h2", {}, "Moves"), actions, h("h2", {}, "Undo"), undo)));
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    message.replaceChildren();
+    root.classList.add("busy");
+    try {
+      await gql(ACT, {gameId, action, expectedVersion: game.version});
+    } catch (failure) {
+      message.replaceChildren(problem(failure));
+    } finally {
+      busy = false;
+      root.classList.remove("busy");
+    }
+    refresh(); // the subscription refreshes too; whichever comes first draws the new version
+  }
+
+  async function mutate(document, variables) {
+    message.replaceChildren();
+    try {
+      await gql(document, variables);
+    } catch (failure) {
+      message.replaceChildren(problem(failure));
+    }
+    refresh();
+  }
+
+  function drawUndo() {
+    undo.replaceChildren();
+    const request = game.undoRequest;
+    if (!game.undoAllowed) {
+      undo.append(h("p", {class: "muted"}, "Undo is off at this table (ranked play)."));
+      return;
+    }
+    if (request) {
+      undo.append(h("p", {"data-testid": "undo-request"},
+        `Seat ${request.seat} asks to take actions back to version ${request.toVersion}; waiting for seat(s) ${request.waiting.join(", ")}.`));
+      if (game.mySeat !== null && request.waiting.includes(game.mySeat)) {
+        undo.append(h("div", {class: "row"},
+          h("button", {type: "button", "data-testid": "undo-accept", onclick: () => mutate(ANSWER_UNDO, {gameId, accept: true})}, "Accept the undo"),
+          h("button", {type: "button", "data-testid": "undo-refuse", onclick: () => mutate(ANSWER_UNDO, {gameId, accept: false})}, "Refuse")));
+      }
+      return;
+    }
+    if (game.mySeat === null || game.mySeat === undefined) {
+      undo.append(h("p", {class: "muted"}, "Spectators cannot undo."));
+      return;
+    }
+    const can = game.canUndo;
+    undo.append(h("button", {type: "button", "data-testid": "undo-request-button", disabled: !can.allowed,
+      onclick: () => mutate(REQUEST_UNDO, {gameId})},
+    can.immediate ? "Undo my last action" : "Ask to undo my last action"),
+    h("p", {class: "muted small"}, can.reason));
+  }
+
+  function draw() {
+    const names = seatNames(game);
+    const you = game.mySeat !== null && game.mySeat !== undefined ? `you are ${names[game.mySeat]} (seat ${game.mySeat})` : "you are watching (spectator view)";
+    heading.textContent = `${KIND_NAMES[game.kind] || game.kind} · ${game.status === "OPEN" ? "waiting for players" : game.status.toLowerCase()}`;
+    const turn = game.activeSeats.length ? `to act: ${game.activeSeats.map((s) => names[s] || `seat ${s}`).join(", ")}` : "nobody to act";
+    facts.replaceChildren(
+      h("span", {"data-testid": "version"}, `version ${game.version}`), " · ",
+      h("span", {"data-testid": "turn"}, turn), " · ",
+      h("span", {"data-testid": "you"}, you),
+      game.ranked ? "" : ` · unranked (${game.unrankedReason})`);
+    if (!game.view) {
+      boardBox.replaceChildren(h("p", {class: "muted"}, "The game starts when every seat is taken."));
+      actions.replaceChildren();
+      drawUndo();
+      return;
+    }
+    const unplaced = board.drawBoard(boardBox, {
+      view: game.view, catalog, legalActions: game.moves, seat: game.mySeat, onAction: act, names,
+    });
+    actions.replaceChildren();
+    if (!game.moves.length) {
+      actions.append(h("p", {class: "muted", "data-testid": "no-moves"},
+        game.status === "FINISHED" ? "The game is over." : game.mySeat === null || game.mySeat === undefined ? "Spectating." : "Not your turn."));
+    } else if (!unplaced.length) {
+      actions.append(h("p", {class: "muted"}, "Choose a highlighted place on the board."));
+    } else {
+      actions.append(h("ul", {class: "move-list"}, unplaced.map((move) => {
+        const index = game.moves.indexOf(move);
+        return h("li", {}, h("button", {type: "button", "data-move": String(index), onclick: () => act(move.action)}, move.label));
+      })));
+    }
+    if (game.status === "FINISHED" && game.result) {
+      actions.append(h("p", {"data-testid": "result"}, `Final scores: ${game.result.scores.join(" – ")}`));
+    }
+    drawUndo();
+    root.dataset.version = String(game.version);
+    root.dataset.status = game.status;
+  }
+
+  let loading = null;
+  let again = false;
+  async function refresh() {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        again = false;
+        try {
+          const data = await gql(GAME, {id: gameId});
+          if (!alive || !data.game) return;
+          game = data.game; // one read at a time: answers arrive in order
+          draw();
+        } catch (failure) {
+          if (alive) message.replaceChildren(problem(failure));
+        }
+      } while (again && alive);
+    })();
+    try {
+      await loading;
+    } finally {
+      loading = null;
+    }
+  }
+
+  let seen = game.version;
+  const stop = subscribe(GAME_CHANGED, () => ({gameId, afterVersion: seen}), (data) => {
+    const change = data.gameChanged;
+    seen = Math.max(seen, change.version);
+    live.textContent = `Live · version ${change.version}`;
+    refresh();
+  }, (failure) => {
+    live.textContent = `Live updates stopped: ${failure.message} (${failure.code})`;
+  }, {
+    onReconnecting: () => {
+      live.textContent = "Reconnecting…";
+    },
+    onComplete: () => {
+      live.textContent = "The game is over.";
+      refresh();
+    },
+  });
+  live.textContent = token() ? "Live" : "Live (spectator)";
+  draw();
+  let resized = null;
+  const onResize = () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => game.view && draw(), 150);
+  };
+  window.addEventListener("resize", onResize);
+  return () => {
+    alive = false;
+    stop();
+    window.removeEventListener("resize", onResize);
+  };
+}
