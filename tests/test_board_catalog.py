@@ -166,7 +166,7 @@ def check_amun_re(cat: dict[str, Any], view: dict[str, Any], seats: int) -> None
         assert set(player.get("collection", {})) <= tiles
     you = view["you"]
     if you is not None:
-        for cid in [*you["hand"], *you["marked_for_sale"]]:
+        for cid in you["marked_for_sale"]:
             card(cid)
         assert set(you.get("collection", {})) <= tiles
     if "statues" in view:
@@ -176,8 +176,8 @@ def check_amun_re(cat: dict[str, Any], view: dict[str, Any], seats: int) -> None
     if "pharaoh" in view:
         assert view["pharaoh"]["province"] in {None, *provinces}
     assert set(view.get("tomb_discard", [])) <= tiles
-    if "secret" in view:
-        secret = view["secret"]
+    if "hidden" in view:
+        secret = view["hidden"]
         for cid in secret["draw_pile"]:
             card(cid)
         assert set(secret["province_deck"]) <= set(provinces)

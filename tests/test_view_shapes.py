@@ -3,7 +3,8 @@
 Seeded random games of both games, over option sets that turn every option on somewhere: after
 every action the view of every seat and of a spectator, and the full view at the end, must match
 the declaration exactly: no undeclared key, no missing required key, every value of its declared
-type. Over all views every declared key must be filled somewhere, and every key declared as
+type (a string of a closed set, ``Annotated[str, Closed(...)]``, one of its ids). Over all views
+every declared key must be filled somewhere, and every key declared as
 optional (with a default) must be left out somewhere. The typed view derived from the same
 declarations (service/api/graphql/gameviews) refuses a view that does not match.
 """
@@ -22,6 +23,7 @@ import pytest
 from domain.amun_re import view_shape as amun_re_shape
 from domain.imhotep import view_shape as imhotep_shape
 from domain.registry import rules_for
+from domain.shapes import Closed
 from service.api.graphql.gameviews import ViewShapeError, typed_view
 from tests.harness import random_game, start
 
@@ -67,6 +69,14 @@ Check = Callable[[Any, str, Coverage, list[str]], None]
 def checker(hint: Any) -> Check:
     """The check of a value against the declared type ``hint`` (compiled once per type)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:  # a closed set of domain ids (an enum in the typed view)
+        (closed,) = (a for a in hint.__metadata__ if isinstance(a, Closed))
+
+        def check_closed(value: Any, path: str, seen: Coverage, wrong: list[str]) -> None:
+            if type(value) is not str or value not in closed.ids:
+                wrong.append(f"{path}: {value!r} is not a {closed.name} id")
+
+        return check_closed
     if origin in (typing.Union, types.UnionType):
         (inner,) = (checker(a) for a in args if a is not type(None))
         return lambda value, path, seen, wrong: (
@@ -135,7 +145,9 @@ def shape_checker(shape: type) -> Check:
 @cache
 def declaration(shape: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
     """The resolved field types and the fields of a shape, by key."""
-    return typing.get_type_hints(shape), {f.name: f for f in dataclasses.fields(shape)}
+    return typing.get_type_hints(shape, include_extras=True), {
+        f.name: f for f in dataclasses.fields(shape)
+    }
 
 
 def declared_keys(shape: type) -> Iterator[tuple[str, str, bool]]:
@@ -154,6 +166,8 @@ def declared_keys(shape: type) -> Iterator[tuple[str, str, bool]]:
 
 
 def nested(hint: Any) -> list[type]:
+    if isinstance(hint, Closed):
+        return []
     if dataclasses.is_dataclass(hint):
         return [typing.cast(type, hint)]
     return [cls for arg in typing.get_args(hint) for cls in nested(arg)]
@@ -203,14 +217,18 @@ def test_the_check_finds_an_undeclared_key_a_missing_key_and_a_wrong_type() -> N
     view = opening_view("amun_re")
     view["players"][1]["mood"] = "calm"
     del view["round"]
-    view["you"]["hand"]["A1"] = "two"
+    view["you"]["marked_for_sale"]["bribe"] = "two"
     view["options"]["statues"] = 0
+    view["players"][0]["provinces"] = ["atlantis"]
+    view["you"]["marked_for_sale"]["joker"] = 1
     wrong: list[str] = []
     checker(amun_re_shape.VIEW)(view, "view", Coverage(), wrong)
     assert sorted(wrong) == [
         "view.options.statues: 0 is not of type bool",
+        "view.players[0].provinces[0]: 'atlantis' is not a AmunReProvinceId id",
         "view.players[1]: key 'mood' is not declared in AmunRePlayer",
-        "view.you.hand['A1']: 'two' is not of type int",
+        "view.you.marked_for_sale key 'joker': 'joker' is not a AmunReCard id",
+        "view.you.marked_for_sale['bribe']: 'two' is not of type int",
         "view: required key 'round' of AmunReState is missing",
     ]
 
@@ -256,15 +274,52 @@ def test_the_typed_view_refuses_a_value_of_another_type() -> None:
     with pytest.raises(ViewShapeError, match=r"view\.game_over: expected bool"):
         typed_view("imhotep", {**view, "game_over": 0})
     view = opening_view("amun_re")
-    hand = {**view["you"]["hand"], "A1": "two"}
-    with pytest.raises(ViewShapeError, match=r"view\.you\.hand\['A1'\]\.count: expected int"):
-        typed_view("amun_re", {**view, "you": {**view["you"], "hand": hand}})
+    marked = {**view["you"]["marked_for_sale"], "bribe": "two"}
+    with pytest.raises(
+        ViewShapeError, match=r"view\.you\.marked_for_sale\['bribe'\]\.count: expected int"
+    ):
+        typed_view("amun_re", {**view, "you": {**view["you"], "marked_for_sale": marked}})
 
 
 def test_an_optional_key_may_be_left_out_but_not_a_required_nullable_one() -> None:
     view = opening_view("amun_re", viewer=None)
-    assert "secret" not in view and view["you"] is None
-    assert typed_view("amun_re", view).secret is None
+    assert "hidden" not in view and view["you"] is None
+    assert typed_view("amun_re", view).hidden is None
     del view["you"]
     with pytest.raises(ViewShapeError, match="you"):
         typed_view("amun_re", view)
+
+
+def test_the_typed_view_refuses_an_id_outside_its_closed_set() -> None:
+    """A closed set (a card, a colour, a phase) is an enum in the typed view: an id the domain
+    does not have is refused, wherever it is (a list, a map key, a nullable field)."""
+    view = opening_view("imhotep")
+    players = [{**view["players"][0], "colour": "pink"}, *view["players"][1:]]
+    with pytest.raises(ViewShapeError, match=r"view\.players\[0\]\.colour: 'pink' is not a"):
+        typed_view("imhotep", {**view, "players": players})
+    with pytest.raises(ViewShapeError, match=r"view\.discard_pile\[0\]: 'joker' is not a"):
+        typed_view("imhotep", {**view, "discard_pile": ["joker"]})
+    with pytest.raises(ViewShapeError, match=r"view\.options\.sides\.temple: 'C' is not a"):
+        sides = {**view["options"]["sides"], "temple": "C"}
+        typed_view("imhotep", {**view, "options": {**view["options"], "sides": sides}})
+    view = opening_view("amun_re")
+    with pytest.raises(ViewShapeError, match=r"view\.phase: 'siesta' is not a AmunRePhase id"):
+        typed_view("amun_re", {**view, "phase": "siesta"})
+    with pytest.raises(ViewShapeError, match=r"view\.decision: 'dance' is not a AmunReDecision"):
+        typed_view("amun_re", {**view, "decision": "dance"})
+    marked = {"joker": 1}
+    with pytest.raises(ViewShapeError, match=r"marked_for_sale\['joker'\]\.card: 'joker' is not"):
+        typed_view("amun_re", {**view, "you": {**view["you"], "marked_for_sale": marked}})
+    # the domain's own ids are read as the enum members named by the id upper-cased
+    typed = typed_view("amun_re", {**view, "phase": "final_sale", "decision": "place_tomb_tile"})
+    assert (typed.phase.name, typed.phase.value) == ("FINAL_SALE", "final_sale")
+    assert typed.decision.name == "PLACE_TOMB_TILE"
+
+
+def test_a_closed_set_must_make_valid_distinct_enum_values() -> None:
+    """An id that is no GraphQL enum name once upper-cased ("2p-1"), or two ids that upper-case
+    alike, cannot be a closed set: such ids stay strings in the typed view."""
+    for ids in (("2p-1",), ("a", "A"), ("a", "a"), ()):
+        with pytest.raises(ValueError):
+            Closed("Bad", ids, "ids that make no enum")
+    assert Closed("Good", ("paved_path",), "fine").label(0) == 'The domain id "paved_path".'

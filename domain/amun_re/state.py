@@ -18,6 +18,10 @@ from typing import Any
 from domain.amun_re import data
 
 NONE = -1
+#: every value of ``State.phase`` (the docstring's order); ``scored`` and ``between`` pass within
+#: the command that reaches them
+PHASES = ("setup", "auction", "resolution", "market", "offering", "gifts", "harvest", "scored",
+          "between", "final_sale", "over")
 #: purchase kinds of R10.2, in the order they must be bought (0 = nothing bought yet);
 #: Tomb tiles (Afterlife) come first
 TOMB_KIND, CARDS_KIND, FARMERS_KIND, STONES_KIND = 1, 2, 3, 4

@@ -31,26 +31,31 @@ typed GraphQL view is derived from that declaration)::
                       + with afterlife: "tomb_discards_made", "to_place" (while placing)},
      "harvest": None | {"turn", "green": [{"province", "card"}]},
      "final_sale": None | {"committed": [bool per seat]},
-     "players": [{"seat", "vp", "cards", "provinces", "scribes_free", "theft_card": True,
+     "players": [{"seat", "vp", "hand_count", "provinces", "scribes_free", "theft_card": True,
                   "gold": only for himself, at the end (R15.5) or with full=True,
-                  "hand": only with full=True}],
-     "you": None | {"seat", "gold", "hand": {card: count}, "marked_for_sale": {card: count},
+                  "hand": [card ids, sorted, a card held twice listed twice]: only for
+                          himself or with full=True}],
+     "you": None | {"seat", "gold", "marked_for_sale": {card: count},
                     "adjustment": 0 | 3 | -3, "offer": None | {"offer", "gold"}},
-     "discard_pile": [card ids, oldest first] (face up, R7.9), "draw_pile": count,
-     "province_deck": count, "last_scoring": None | breakdown of R13.8,
+     "discard_pile": [card ids, oldest first] (face up, R7.9), "draw_pile_count": count,
+     "province_deck_count": count, "last_scoring": None | breakdown of R13.8,
      "final": None | {"gold", "gold_bonus"}, "winners", "ranks",
-     "secret": only with full=True: {"draw_pile": [...], "province_deck": [...],
+     "hidden": only with full=True: {"draw_pile": [...], "province_deck": [...],
                                      "statue_deck", "tomb_stack" (modules)},
      module keys, only when the module is on (see ``module_views``): "statues", "pharaoh",
-     "tomb_stack", "tomb_discard"; players' "statue_cards", "pharaoh_tokens", "tomb_tiles"
-     (count), "tomb"; "you"'s "collection" (faces, R7.9)}
+     "tomb_stack_count", "tomb_discard"; players' "statue_cards", "pharaoh_tokens",
+     "collection_count", "tomb"; "you"'s "collection" (faces, R7.9)}
+
+A pile's size is ``<pile>_count`` (as in Imhotep's view: ``draw_pile_count``); a hand is
+``hand_count`` for every seat and the list ``hand`` where the viewer may see it.
 
 ``view_event`` shows public events as they are; ``sale_marked`` and ``adjustment_set`` only to
 their seat (``None`` to others); ``offering_committed`` and ``final_sale_committed`` to others
 without data ("seat X committed"); ``favour_cards_drawn`` with the card faces only to the drawer
 (others see the count), and the same for ``tomb_tiles_drawn`` (tile faces, R16.1.2); shuffled
 orders (``game_prepared`` incl. the statue deck and tomb stack, ``kingdom_changed``, a reshuffle)
-only as sizes. ``full=True`` (game over) shows every event unchanged.
+only as sizes (``<pile>_count``, as in the view). ``full=True`` (game over) shows every event
+unchanged.
 """
 
 from __future__ import annotations
@@ -71,10 +76,17 @@ from domain.amun_re.state import (
 from domain.contract import JSON, Event
 
 KIND_NAMES = {1: "tomb_tiles", 2: "favour_cards", 3: "farmers", 4: "stones"}
+#: what an offer is (R11.2): ``last_offering[].offer`` and ``you.offer.offer``
+GOLD_OFFER, THEFT_OFFER = OFFERS = ("gold", "theft")
 
 
 def cards_dict(counts: list[int]) -> dict[str, int]:
     return {data.CARDS[c]: n for c, n in enumerate(counts) if n}
+
+
+def cards_list(counts: list[int]) -> list[str]:
+    """A hand as card ids, sorted, a card held ``n`` times listed ``n`` times."""
+    return sorted(data.CARDS[c] for c, n in enumerate(counts) for _ in range(n))
 
 
 def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
@@ -113,7 +125,7 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         else [
             {
                 "seat": s,
-                "offer": "theft" if state.offer[s] == THEFT else "gold",
+                "offer": THEFT_OFFER if state.offer[s] == THEFT else GOLD_OFFER,
                 "gold": max(state.offer[s], 0),
             }
             for s in range(state.seats)
@@ -138,19 +150,20 @@ def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
         },
         "final_sale": {"committed": list(state.committed)} if phase == "final_sale" else None,
         "players": [
-            player_view(state, s, full or over or s == seat, full) for s in range(state.seats)
+            player_view(state, s, full or over or s == seat, full or s == seat)
+            for s in range(state.seats)
         ],
         "you": None if seat is None else you_view(state, seat),
         "discard_pile": list(state.discard),
-        "draw_pile": len(state.draw),
-        "province_deck": len(state.deck),
+        "draw_pile_count": len(state.draw),
+        "province_deck_count": len(state.deck),
         "last_scoring": state.last_scoring,
         "final": state.final,
         "winners": list(state.winners),
         "ranks": list(state.ranks),
     }
     if full:
-        out["secret"] = {
+        out["hidden"] = {
             "draw_pile": list(state.draw),
             "province_deck": [data.PROVINCES[p] for p in state.deck],
         }
@@ -162,10 +175,10 @@ def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]
     """§17 for the Expanded Pack modules; keys appear only when their module is on.
 
     * statues: ``statues`` = {"on_board": [{"statue", "province"}], "holders": {statue: seat |
-      None}, "deck": count}; players' ``statue_cards``;
+      None}, "deck_count": count}; players' ``statue_cards``;
     * pharaoh: ``pharaoh`` = {"province": id | None}; players' ``pharaoh_tokens``;
-    * afterlife: ``tomb_stack`` (count), ``tomb_discard`` (face up, oldest first); players'
-      ``tomb_tiles`` (collection size only) and ``tomb`` (rows base first, tile id or None);
+    * afterlife: ``tomb_stack_count``, ``tomb_discard`` (face up, oldest first); players'
+      ``collection_count`` (collection size only) and ``tomb`` (rows base first, tile id or None);
       ``you.collection`` {tile: count} for the viewer only (faces are secret, R7.9).
     With ``full`` (game over) the statue deck, tomb stack and every collection are shown too.
     """
@@ -175,7 +188,7 @@ def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]
             "on_board": [{"statue": data.STATUES[st], "province": data.PROVINCES[p]}
                          for p, st in enumerate(state.statue_at) if st != NONE],
             "holders": {data.STATUES[i]: none_if(h) for i, h in enumerate(state.statue_holder)},
-            "deck": len(state.statue_deck),
+            "deck_count": len(state.statue_deck),
         }
         for s, player in enumerate(players):
             player["statue_cards"] = [data.STATUES[i] for i, h in enumerate(state.statue_holder)
@@ -186,10 +199,10 @@ def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]
         for s, player in enumerate(players):
             player["pharaoh_tokens"] = state.tokens[s]
     if module_on(state, "afterlife"):
-        out["tomb_stack"] = len(state.tomb_stack)
+        out["tomb_stack_count"] = len(state.tomb_stack)
         out["tomb_discard"] = list(state.tomb_discard)
         for s, player in enumerate(players):
-            player["tomb_tiles"] = collection_size(state, s)
+            player["collection_count"] = collection_size(state, s)
             player["tomb"] = tomb_rows(state.tomb[s])
             if full:
                 player["collection"] = tiles_dict(state.collection[s])
@@ -205,11 +218,11 @@ def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]
     if out["gifts"] is not None and state.pending:
         out["gifts"]["to_place"] = {"kind": KIND_NAMES[state.pending_kind],
                                     "count": state.pending}
-    if full and "secret" in out:
+    if full and "hidden" in out:
         if module_on(state, "statues"):
-            out["secret"]["statue_deck"] = list(state.statue_deck)
+            out["hidden"]["statue_deck"] = list(state.statue_deck)
         if module_on(state, "afterlife"):
-            out["secret"]["tomb_stack"] = list(state.tomb_stack)
+            out["hidden"]["tomb_stack"] = list(state.tomb_stack)
 
 
 def tiles_dict(counts: list[int]) -> dict[str, int]:
@@ -256,16 +269,22 @@ DECISIONS = {
     "harvest": "harvest_turn",
     "final_sale": "final_sale",
 }
+#: the decisions inside a phase (a sub-decision of a Market turn or a gift collection)
+PLACE_FARMER, PLACE_STONE, THOTH_DISCARD, TOMB_DISCARD, PLACE_TOMB_TILE = (
+    "place_farmer", "place_stone", "thoth_discard", "tomb_discard", "place_tomb_tile")
+#: every value of the view's ``decision``
+DECISION_KINDS = (*dict.fromkeys(DECISIONS.values()), PLACE_FARMER, PLACE_STONE, THOTH_DISCARD,
+                  TOMB_DISCARD, PLACE_TOMB_TILE)
 
 
 def decision(state: State) -> str | None:
     """The kind of decision awaited now (public), e.g. ``place_stone`` inside a Market turn."""
     if state.phase in ("market", "gifts") and state.pending:
-        return "place_farmer" if state.pending_kind == FARMERS_KIND else "place_stone"
+        return PLACE_FARMER if state.pending_kind == FARMERS_KIND else PLACE_STONE
     if state.phase == "market" and state.thoth_pending:
-        return "thoth_discard"
+        return THOTH_DISCARD
     if state.phase == "gifts" and state.tomb_paid:
-        return "tomb_discard" if state.tomb_paid == 1 else "place_tomb_tile"
+        return TOMB_DISCARD if state.tomb_paid == 1 else PLACE_TOMB_TILE
     return DECISIONS.get(state.phase)
 
 
@@ -319,20 +338,20 @@ def market_view(state: State) -> JSON:
     }
 
 
-def player_view(state: State, s: int, show_gold: bool, full: bool) -> JSON:
+def player_view(state: State, s: int, show_gold: bool, show_hand: bool) -> JSON:
     scribes_on_cards = state.phase in ("auction", "resolution") and state.bid_on[s] != NONE
     out: dict[str, Any] = {
         "seat": s,
         "vp": state.vp[s],
-        "cards": hand_size(state, s),
+        "hand_count": hand_size(state, s),
         "provinces": [data.PROVINCES[p] for p in sorted(state.owned[s])],
         "scribes_free": data.SCRIBES - len(state.owned[s]) - scribes_on_cards,
         "theft_card": True,
     }
     if show_gold:
         out["gold"] = state.gold[s]
-    if full:
-        out["hand"] = cards_dict(state.hands[s])
+    if show_hand:
+        out["hand"] = cards_list(state.hands[s])
     return out
 
 
@@ -341,12 +360,11 @@ def you_view(state: State, seat: int) -> JSON:
     return {
         "seat": seat,
         "gold": state.gold[seat],
-        "hand": cards_dict(state.hands[seat]),
         "marked_for_sale": cards_dict(state.marked[seat]),
         "adjustment": state.adjust[seat],
         "offer": None
         if not offer
-        else {"offer": "theft" if offer == THEFT else "gold", "gold": max(offer, 0)},
+        else {"offer": THEFT_OFFER if offer == THEFT else GOLD_OFFER, "gold": max(offer, 0)},
     }
 
 
@@ -427,13 +445,13 @@ def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
         return Event(
             kind,
             {
-                "province_deck": len(d["province_deck"]),
-                "draw_pile": len(d["draw_pile"]),
+                "province_deck_count": len(d["province_deck"]),
+                "draw_pile_count": len(d["draw_pile"]),
                 "start_player": d["start_player"],
-                **{k: len(d[k]) for k in ("statue_deck", "tomb_stack") if k in d},
+                **{f"{k}_count": len(d[k]) for k in ("statue_deck", "tomb_stack") if k in d},
             },
             event.seat,
         )
     if kind == "kingdom_changed":
-        return Event(kind, {"province_deck": len(d["province_deck"])}, event.seat)
+        return Event(kind, {"province_deck_count": len(d["province_deck"])}, event.seat)
     return None

@@ -156,8 +156,8 @@ def test_r6_2_setup_orders_are_hidden_from_everybody():
     events = RULES.setup(3, RULES.normalize_options(3, {}), random.Random(5))
     shown = RULES.view_event(events[0], 0)
     assert shown is not None and shown.data == {
-        "province_deck": 9,
-        "draw_pile": 36,
+        "province_deck_count": 9,
+        "draw_pile_count": 36,
         "start_player": events[0].data["start_player"],
     }
     assert RULES.view_event(Event("something_new", {"x": 1}), 0) is None
@@ -202,3 +202,19 @@ def test_r15_1_the_final_sale_stays_secret_until_executed():
         assert state.phase == "final_sale" and 0 not in RULES.active_seats(state)
         seen.append({viewer: seen_by(log, state, viewer) for viewer in (None, 1, 2)})
     assert seen[0] == seen[1] == seen[2]
+
+
+def test_r7_9_a_hand_is_a_count_for_all_and_a_sorted_list_for_its_owner():
+    """R7.9 / §17: every seat sees each hand's size (``hand_count``); a hand's cards (``hand``:
+    card ids sorted, a card held twice listed twice) only its owner, everyone in the full view."""
+    state = new_game(3, start=0)
+    set_hand(state, 1, "protection", "bribe", "protection")
+    set_hand(state, 2)
+    for viewer in (None, 0, 1, 2):
+        players = RULES.view(state, viewer)["players"]
+        assert [p["hand_count"] for p in players] == [sum(state.hands[0]), 3, 0]
+        assert [("hand" in p) for p in players] == [s == viewer for s in range(3)]
+        assert viewer is None or "hand" not in RULES.view(state, viewer)["you"]
+    assert RULES.view(state, 1)["players"][1]["hand"] == ["bribe", "protection", "protection"]
+    full = RULES.view(state, None, full=True)["players"]
+    assert [p["hand"] for p in full[1:]] == [["bribe", "protection", "protection"], []]

@@ -113,14 +113,14 @@ def test_r6_7_module_shuffles_are_hidden_and_collections_show_only_counts():
     events = RULES.setup(3, options, random.Random(4))
     shown = RULES.view_event(events[0], 0)
     assert shown is not None
-    assert shown.data["statue_deck"] == 8 and shown.data["tomb_stack"] == 60
+    assert shown.data["statue_deck_count"] == 8 and shown.data["tomb_stack_count"] == 60
     _, state = start(RULES, 3, options, 4)
     state.collection[2][data.T_GOLD] = 2
     view = RULES.view(state, 0)
-    assert view["players"][2]["tomb_tiles"] == 2 and "collection" not in view["players"][2]
-    assert view["you"]["collection"] == {} and view["tomb_stack"] == 60
+    assert view["players"][2]["collection_count"] == 2 and "collection" not in view["players"][2]
+    assert view["you"]["collection"] == {} and view["tomb_stack_count"] == 60
     assert RULES.view(state, 2)["you"]["collection"] == {"gold": 2}
-    assert "tomb_stack" not in RULES.view(state, None).get("secret", {})
+    assert "tomb_stack" not in RULES.view(state, None).get("hidden", {})
     assert RULES.view(state, None, full=True)["players"][2]["collection"] == {"gold": 2}
 
 

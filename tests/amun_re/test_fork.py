@@ -363,11 +363,11 @@ def test_r7_9_the_fork_event_shows_each_seat_only_its_view() -> None:
         assert shown is not None and shown.type == FORK_DEALT and shown.seat is None
         assert shown.data == {"state": RULES.view(position, seat)}
         text = json.dumps(shown.data)
-        for secret in ("secret", "province_set", "statue_deck", "ledger", '"hands"'):
+        for secret in ('"hidden"', "province_set", "statue_deck", "ledger", '"hands"'):
             assert secret not in text
         for player in shown.data["state"]["players"]:
-            assert "hand" not in player and "collection" not in player
-            assert ("gold" in player) == (player["seat"] == seat)
+            assert "collection" not in player
+            assert ("gold" in player) == ("hand" in player) == (player["seat"] == seat)
     assert RULES.view_event(event, 1, True) == event
     assert RULES.view_event(event, None, True) == event
 

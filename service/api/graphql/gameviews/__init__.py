@@ -6,9 +6,10 @@ so the typed view and the JSON view cannot differ by a key.
 
 ``typed_view(kind, view)`` turns the JSON view of ``rules_for(kind).view(state, seat, full)``
 (what ``Game.state`` serves) into the typed object. It copies the view and adds nothing: secrecy
-is decided by the JSON view alone; a key the view leaves out is a null field. A view that does not
-match its shape raises ``ViewShapeError``. Every derived type can be imported from here by name
-(``from service.api.graphql.gameviews import AmunRePlayer``).
+is decided by the JSON view alone; a key the view leaves out is a null field; a closed set of
+domain ids (a card, a phase) is an enum whose values are the ids upper-cased. A view that does not
+match its shape (or holds an id outside its set) raises ``ViewShapeError``. Every derived type
+can be imported from here by name (``from service.api.graphql.gameviews import AmunRePlayer``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,17 @@ AmunReState = DERIVED["amun_re"].root
 if TYPE_CHECKING:
     GameView: TypeAlias = Any
 else:
-    GameView = Annotated[ImhotepState | AmunReState, strawberry.union("GameView")]
+    GameView = Annotated[
+        ImhotepState | AmunReState,
+        strawberry.union(
+            "GameView",
+            description="A game's typed view, one member per game kind (select with `... on "
+            "ImhotepState` / `... on AmunReState`): the same information as the JSON `state`, "
+            "with enums for closed sets of domain ids (values: the id upper-cased). "
+            "`discardPile` and `hidden { drawPile }` are lists of each game's own card enum: a "
+            "query selecting them in both members aliases one of them.",
+        ),
+    ]
 
 
 def typed_view(kind: str, view: dict[str, Any]) -> Any:

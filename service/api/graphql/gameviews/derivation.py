@@ -3,23 +3,29 @@
 ``derive(shape)`` makes one strawberry type per shape dataclass (the root and every shape it
 nests), of the same name, with the fields in declaration order (camelCased by strawberry), their
 descriptions and nullability; a map (``dict`` with ``metadata["entries"]``) becomes a list of its
-entry type, a free ``JSON`` object the ``JSON`` scalar. With the types it compiles ``read``, which
-turns a JSON view into the typed object and copies only what is there (a key the view leaves out
-is a null field), but raises ``ViewShapeError`` at a key the shape does not declare, a required
-key that is missing or a value of another type: a key added on one side only fails at once.
+entry type, a free ``JSON`` object the ``JSON`` scalar, a closed set of domain ids
+(``Annotated[str, Closed(...)]``, ``domain/shapes.py``) a GraphQL enum whose values are the ids
+upper-cased (one enum per ``Closed`` name, shared by every shape that uses it). With the types it
+compiles ``read``, which turns a JSON view into the typed object and copies only what is there (a
+key the view leaves out is a null field), but raises ``ViewShapeError`` at a key the shape does
+not declare, a required key that is missing, a value of another type or a string outside its
+closed set: a key or an id added on one side only fails at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
+
+from domain.shapes import Closed
 
 #: ``read(value, path)``: the typed value of one JSON value (``path`` names it in errors)
 Read = Callable[[Any, str], Any]
@@ -29,6 +35,51 @@ MODULE = "service.api.graphql.gameviews"
 
 class ViewShapeError(ValueError):
     """A JSON view that does not match its declared shape."""
+
+
+#: the enum derived for each ``Closed`` name, with the set it was derived from
+ENUMS: dict[str, tuple[Closed, type[enum.Enum]]] = {}
+
+
+def enum_of(closed: Closed) -> type[enum.Enum]:
+    """The strawberry enum of a closed set of ids (derived once per name)."""
+    if closed.name in ENUMS:
+        known, derived = ENUMS[closed.name]
+        if known.ids != closed.ids:
+            raise TypeError(f"two closed sets named {closed.name}")
+        return derived
+    members = {
+        value.upper(): strawberry.enum_value(value, description=closed.label(i))
+        for i, value in enumerate(closed.ids)
+    }
+    python_enum = enum.Enum(closed.name, members, module=MODULE)  # type: ignore[misc]
+    description = (
+        f"{closed.description} Enum values are the domain ids upper-cased (the domain id is "
+        f'the value lower-cased, e.g. {closed.ids[0].upper()} is "{closed.ids[0]}"); the JSON '
+        "view (`Game.state`) carries the domain id itself."
+    )
+    if any(value != value.lower() for value in closed.ids):
+        description = (
+            f"{closed.description} Enum values are the domain ids upper-cased (here the domain "
+            f"ids are {', '.join(repr(v) for v in closed.ids)}); the JSON view (`Game.state`) "
+            "carries the domain id itself."
+        )
+    derived = strawberry.enum(python_enum, description=description)
+    ENUMS[closed.name] = (closed, derived)
+    return derived
+
+
+def closed_reader(closed: Closed, derived: type[enum.Enum]) -> Read:
+    members = {value: derived(value) for value in closed.ids}
+
+    def read(value: Any, path: str) -> Any:
+        expect(value, str, path)
+        try:
+            return members[value]
+        except KeyError:
+            raise ViewShapeError(f"{path}: {value!r} is not a {closed.name} id") from None
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -74,7 +125,7 @@ class Derivation:
     def _derive(self, cls: type) -> tuple[type, Read]:
         if not dataclasses.is_dataclass(cls):
             raise TypeError(f"{cls!r} is not a view shape (a dataclass)")
-        hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         annotations: dict[str, Any] = {}
         namespace: dict[str, Any] = {"__module__": MODULE, "__annotations__": annotations}
         keys = []
@@ -97,6 +148,12 @@ class Derivation:
     def node(self, hint: Any, metadata: Mapping[str, Any], where: str) -> tuple[Any, Read]:
         """The strawberry annotation and the reader of one declared type."""
         origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is Annotated:
+            closed = next((a for a in hint.__metadata__ if isinstance(a, Closed)), None)
+            if args[0] is not str or closed is None:
+                raise TypeError(f"{where}: only Annotated[str, Closed(...)] is a view type")
+            derived = enum_of(closed)
+            return derived, closed_reader(closed, derived)
         if hint in (int, str, bool):
             return hint, scalar_reader(hint)
         if is_optional(hint):
@@ -117,7 +174,7 @@ class Derivation:
     def entries(self, hint: Any, entry: type, where: str) -> tuple[Any, Read]:
         """A map shown as a list of ``entry`` objects: its first field the key, its second the
         value, which must be the map's key and value types."""
-        entry_hints = typing.get_type_hints(entry)
+        entry_hints = typing.get_type_hints(entry, include_extras=True)
         key, value = (f.name for f in dataclasses.fields(entry))
         if typing.get_args(hint) != (entry_hints[key], entry_hints[value]):
             raise TypeError(f"{where}: {hint!r} does not match its entries {entry.__name__}")
