@@ -19,7 +19,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
@@ -43,6 +43,8 @@ from service.api.metrics import Metrics
 from service.api.observability import RequestLog, client_address, current
 from service.api.rest import problem, rest_app
 from service.api.rest.problems import http_error
+from service.api.web import INDEX as WEB_INDEX
+from service.api.web import STATIC as WEB_STATIC
 from service.app.errors import BadInput
 from service.health import healthz, metrics, readyz
 from service.runtime import Runtime
@@ -181,7 +183,24 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             self.websockets.leave(address)
 
 
+def wants_html(request: Request) -> bool:
+    """A browser navigating asks for ``text/html`` first; API clients ask for JSON (or ``*/*``)."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def web_page() -> Response:
+    """The web client's one page (client-side routing in ``app.js``)."""
+    return FileResponse(WEB_INDEX, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+async def game_page(request: Request) -> Response:
+    return web_page()
+
+
 async def index(request: Request) -> Response:
+    """The web client for a browser (``Accept: text/html``), the API's index otherwise."""
+    if wants_html(request):
+        return web_page()
     return JSONResponse(
         {
             "name": "Papyrus",
@@ -240,6 +259,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/graphql/assets", app=StaticFiles(directory=console.STATIC), name="graphiql"),
         WebSocketRoute("/graphql", graphql),
         Mount("/api/v1", app=rest_app(lambda: holder["runtime"])),
+        # the web client (service/api/web): its files, and its pages routed in the browser
+        Mount("/app", app=StaticFiles(directory=WEB_STATIC), name="web"),
+        Route("/games/{game_id}", game_page),
     ]
     # outermost: every answer (a refused or failed one too) gets its request id and log line
     logged = Middleware(RequestLog, finished=observed.finished, opened=observed.opened)

@@ -12,7 +12,10 @@ from service.api.hub import Hub
 from service.api.metrics import Metrics, Watched
 from service.api.observability import ContextPool
 from service.app.application import Application
+from service.app.bots.driver import BotDriver
+from service.app.clocks import Scheduler
 from service.app.limits import Limiter
+from service.app.now import OffsetFileClock, SystemClock
 from service.readmodels import ReadModels, Worker
 from service.settings import Settings
 from service.store.database import open_store
@@ -48,13 +51,30 @@ class Runtime:
         rates = settings.rate_limits
         counters = None if rates.is_off else Counters(self.database)
         self.app = Application(
-            self.store, self.readmodels, self.metrics, Limiter(counters, rates)
+            self.store,
+            self.readmodels,
+            self.metrics,
+            Limiter(counters, rates),
+            game_cache=settings.game_cache,
+            clock=(
+                OffsetFileClock(settings.clock_offset_file)  # tests only
+                if settings.clock_offset_file
+                else SystemClock()
+            ),
         )
+        # the expirations of timed tables, rebuilt from the log at start (``service.app.clocks``)
+        self.scheduler = Scheduler(self.app.clocks, self.running_games)
+        self.app.subscribe(self.scheduler.notify)
+        # the searching bots play off the request path, in their own commands (``bots.driver``)
+        self.bots = BotDriver(self.app.tables, self.running_games)
+        self.app.subscribe(self.bots.wake)
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
         self.app.subscribe(self.hub.notify)
         self.feed = Feed(self.store, self.database.is_postgres)
         self.feed.subscribe(self.on_event)
+        self.feed.subscribe_accounts(self.app.heard_account)
+        self.feed.subscribe_gaps(self.app.missed)
         # work on these threads sees its request's context (its log line learns the seat)
         self.executor = ContextPool(settings.workers, thread_name_prefix="papyrus")
         share_the_interpreter()  # costly store work hands the loop its turn within 1 ms
@@ -72,7 +92,7 @@ class Runtime:
             Watched(
                 subscriptions=self.hub.subscriptions,
                 breaker=self.app.breaker,
-                cache=getattr(self.store.repository, "cache", None),
+                cache=self.app.tables.cache,
                 positions=lambda: self.app.breaker.call(self.positions),
             )
         )
@@ -82,8 +102,12 @@ class Runtime:
         return self.readmodels.store_position(), self.readmodels.positions()
 
     def on_event(self, game_id: str, version: int, kind: str) -> None:
-        """Any process recorded an event: wake this process's subscribers and read models."""
+        """Any process recorded an event: mark the cached game stale (before the subscribers
+        woken here read it), wake this process's subscribers and read models."""
+        self.app.heard_game(game_id, version)
         self.hub.notify(game_id, version)
+        self.scheduler.notify(game_id, version)
+        self.bots.wake(game_id, version)
         self.worker.wake()
         if kind in LOBBY_EVENTS:
             self.hub.lobby_changed(game_id, version)
@@ -93,6 +117,23 @@ class Runtime:
             self.readmodels.catch_up()
             self.worker.start()
         self.feed.start()
+        self.app.follow()  # after the feed's start: what it will tell covers what was read
+        self.scheduler.start()  # after the feed's start too: no change is missed
+        self.bots.start()  # likewise: a bot due when the server stopped plays now
+
+    def running_games(self) -> list[str]:
+        """Every game the read models list as running (the scheduler loads each from the log),
+        once they have caught up with the store."""
+        models = self.readmodels
+        models.wait_for(models.store_position(), timeout=10.0)
+        found: list[str] = []
+        before: int | None = None
+        while True:
+            page = models.summaries(status=tables.ACTIVE, limit=200, before_seq=before)
+            found += [str(row["game_id"]) for row in page]
+            if len(page) < 200:
+                return found
+            before = page[-1]["seq"]
 
     def context(self, authorization: str | None = None, request: Any = None) -> Context:
         return Context(
@@ -105,6 +146,8 @@ class Runtime:
         )
 
     def close(self) -> None:
+        self.bots.stop()
+        self.scheduler.stop()
         self.feed.stop()
         if self.settings.run_projections:
             self.worker.stop()

@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import pytest
@@ -87,7 +88,8 @@ def free_port() -> int:
 class Server:
     """A real uvicorn server on a free loopback port, in a thread."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, **settings: Any) -> None:
+        """``settings``: more ``Settings`` than the database (e.g. ``clock_offset_file``)."""
         import uvicorn
 
         from service.asgi import create_app
@@ -97,7 +99,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
         config = uvicorn.Config(
-            create_app(Settings(database_url=database_url)),
+            create_app(Settings(database_url=database_url, **settings)),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from openapi_spec_validator import validate
 
@@ -96,6 +97,61 @@ def test_failures_are_documented_as_problems(served: dict[str, Any]) -> None:
                 assert response["content"] == {"application/problem+json": problem}, (path, status)
 
 
+def example_validator(document: dict[str, Any], schema: dict[str, Any]) -> Any:
+    """A validator of ``schema`` whose ``#/components/...`` references resolve in ``document``."""
+    return jsonschema.Draft202012Validator({"components": document["components"], **schema})
+
+
+def test_every_request_body_has_examples_that_validate(served: dict[str, Any]) -> None:
+    """Every operation with a request body shows named examples on it (OpenAPI Example Objects
+    with a summary), and each one is valid against the body's own schema: the ``act`` examples
+    against the ``oneOf`` of the catalogs' action schemas (real actions of both games)."""
+    bodies = 0
+    for path, method, operation in operations(served):
+        body = operation.get("requestBody")
+        if body is None:
+            continue
+        for media_type, media in body["content"].items():
+            assert media.get("examples"), f"{method} {path} {media_type} has no example"
+            check = example_validator(served, media["schema"])
+            for name, example in media["examples"].items():
+                assert example["summary"] and "value" in example, (path, name)
+                errors = [e.message for e in check.iter_errors(example["value"])]
+                assert not errors, f"{method} {path} example {name!r}: {errors}"
+            bodies += 1
+    assert bodies >= 10
+    act = served["paths"]["/games/{id}/actions"]["post"]["requestBody"]["content"]
+    kinds = {
+        branch["title"].split(".")[0]
+        for example in act["application/json"]["examples"].values()
+        for branch in served["components"]["schemas"]["Act"]["properties"]["action"]["oneOf"]
+        if jsonschema.Draft202012Validator(branch).is_valid(example["value"]["action"])
+    }
+    assert kinds == {"imhotep", "amun_re"}
+
+
+def test_every_schema_example_validates_and_the_main_responses_have_one(
+    served: dict[str, Any],
+) -> None:
+    """The component schemas' ``examples`` (requests and the main responses: a game, an act's
+    result, a session, an event, pages, a problem) each validate against their schema; an
+    example of a body whose model changed fails here."""
+    from service.api.rest.examples import SCHEMA_EXAMPLES
+
+    schemas = served["components"]["schemas"]
+    assert set(SCHEMA_EXAMPLES) <= set(schemas), set(SCHEMA_EXAMPLES) - set(schemas)
+    for name, schema in schemas.items():
+        check = example_validator(served, {"$ref": f"#/components/schemas/{name}"})
+        for example in schema.get("examples", []):
+            errors = [f"{list(e.absolute_path)}: {e.message}" for e in check.iter_errors(example)]
+            assert not errors, f"the example of {name} does not match it: {errors}"
+    main = {"Game", "ActResult", "PlayerSession", "GameEvent", "GamePage", "EventPage", "Problem"}
+    assert all(schemas[name].get("examples") for name in main)
+    assert {"GameSummary", "SummaryPage", "Verification"} <= {
+        n for n in schemas if "examples" in schemas[n]
+    }
+
+
 def test_the_committed_openapi_json_is_current() -> None:
     committed = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
     assert committed == openapi_document(), f"openapi.json is out of date: run {REGENERATE}"
@@ -115,6 +171,7 @@ def test_fastapi_defaults_never_leak(sqlite_server) -> None:  # type: ignore[no-
         ("GET", "/docs"): (404, "NOT_FOUND"),
         ("GET", "/redoc"): (404, "NOT_FOUND"),
         ("DELETE", "/games"): (405, "BAD_INPUT"),
+        ("PUT", "/games/some-id/actions"): (405, "BAD_INPUT"),
         ("GET", "/games?limit=500"): (422, "BAD_INPUT"),
         ("GET", "/games/some-id/events?after=x"): (422, "BAD_INPUT"),
     }
@@ -126,6 +183,9 @@ def test_fastapi_defaults_never_leak(sqlite_server) -> None:  # type: ignore[no-
         assert set(body) == {"type", "title", "status", "detail", "code", "requestId"}, body
         assert body["requestId"] == response.headers["x-request-id"]
         assert (body["status"], body["code"]) == (status, code)
+        if status == 405:  # RFC 9110 §15.5.6: the methods the resource has
+            assert response.headers["allow"], (method, path)
+    assert client.rest("PUT", "/games/some-id/actions").headers["allow"] == "POST"
     assert client.rest("GET", "/games?limit=500").json()["detail"] == (
         "limit must be between 1 and 200, not 500."
     )

@@ -11,6 +11,7 @@
 ``audit``      ``verifyLog``, the audit log, replays (``Audit``)
 ``archive``    export and import of finished games (``Archive``)
 ``forks``      sandboxes forked from a game (``Forks``)
+``clocks``     timed tables: expiries, reclaiming a seat, the clock view (``Clocks``)
 =============  ==========================================================================
 
 Queries on the read models (lobby, summaries, profiles, ratings, statistics) are answered by
@@ -19,15 +20,18 @@ Queries on the read models (lobby, summaries, profiles, ratings, statistics) are
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from service.app.accounts import Accounts
 from service.app.archive import Archive
 from service.app.audit import Audit
 from service.app.breaker import Breaker
+from service.app.cache import GAME_CACHE
+from service.app.clocks import Clocks
 from service.app.errors import Unavailable
 from service.app.forks import Forks
 from service.app.limits import Limiter
+from service.app.now import Clock, SystemClock
 from service.app.play import Play
 from service.app.redaction import RedactedReadModels, Redaction
 from service.app.seating import Seating
@@ -46,14 +50,20 @@ class Application:
         readmodels: ReadModels | None = None,
         observer: Observer | None = None,
         limiter: Limiter | None = None,
+        game_cache: int = GAME_CACHE,
+        clock: Clock | None = None,
     ) -> None:
         """``observer``: told of store and ``act`` timings (the server's metrics);
-        ``limiter``: the rate limits (none by default)."""
+        ``limiter``: the rate limits (none by default); ``game_cache``: games kept in memory
+        (``service.app.cache``); ``clock``: the time timed tables' clocks read (the system's
+        by default; tests hand in a ``FakeClock``)."""
         self.store = store
         self.limiter = limiter or Limiter()
         self.redaction = Redaction(store)
         self.accounts = Accounts(store, self.limiter, self.redaction, self._seated)
-        self.tables = Tables(store, observer, self.redaction)
+        self.tables = Tables(store, observer, self.redaction, game_cache)
+        self.tables.clock = clock or SystemClock()
+        self.clocks = Clocks(self.tables)
         self.seating = Seating(self.tables)
         self.play = Play(self.tables)
         self.undo = Undo(self.tables)
@@ -83,6 +93,27 @@ class Application:
             for status in ("OPEN", "ACTIVE")
             for row in models.summaries(player_id=player_id, status=status, limit=20)
         ]
+
+    # -- the store's feed (``service.store.feed``), which a server follows ----------------------
+
+    def follow(self) -> None:
+        """The feed is running and tells ``heard_game``, ``heard_account`` and ``missed`` of
+        everything any process saves: reads answer from memory what has not changed."""
+        self.redaction.follow()
+        self.accounts.follow()
+        self.tables.follow()
+
+    def heard_game(self, game_id: str, version: int) -> None:
+        self.tables.heard(game_id, version)
+
+    def heard_account(self, event: Any) -> None:
+        self.accounts.heard(event)
+
+    def missed(self) -> None:
+        """The feed failed (it resumes from where it was): check what is cached again."""
+        self.redaction.missed()
+        self.accounts.missed()
+        self.tables.missed()
 
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version)`` is called after each successful save here."""

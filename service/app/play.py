@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Any
 
+from domain import clock as clocks
 from domain import table as tables
 from domain.contract import Rules, RulesError
 from domain.engine import play
@@ -94,6 +95,13 @@ class Play:
             rules = rules_for(table.kind)
             seat = pick_seat(rules, table.game, seats, wanted)
             acting[1] = seat
+            if table.clock is not None and seat in clocks.expired(
+                table.clock, self.tables.clock.now_ms()
+            ):  # the expiry is the scheduler's to record (``service.app.clocks``)
+                raise PapyrusError(
+                    f"Seat {seat}'s time ran out: the table's policy applies now.",
+                    code="NOT_YOUR_TURN",
+                )
             if expected_version is not None:
                 log = numbering.timeline(self.tables, game, caller)  # the caller's log's numbers
                 if expected_version != log.version and not self._simultaneous_since(
@@ -159,16 +167,31 @@ class Play:
         if version < table.barrier:
             return False
         kept = {e.version: e for e in table.history if e.version > version}
+        ticks: set[int] | None = None  # the clock's entries since (read only if needed)
         for later in range(version + 1, game.version + 1):
             entry = kept.get(later)
             if entry is None:  # a table step (an undo...) or an entry undone since
                 if log.sees(later):
-                    return False
+                    if ticks is None:
+                        ticks = self._clock_ticks(game, version)
+                    if later not in ticks:
+                        return False
             elif entry.by_seat is None or entry.by_seat == seat:
                 return False
         past = self.tables.past(game, version)
         active = rules_for(table.kind).active_seats(past.table.game) if past.table.game else []
         return len(active) > 1 and seat in active
+
+    def _clock_ticks(self, game: GameTable, version: int) -> set[int]:
+        """The versions after ``version`` of the clock entries that only follow who must act
+        (a turn charged, a turn started: ``domain.clock``); they make no conflict either."""
+        if game.table.clock is None:
+            return set()
+        return {
+            e.version
+            for e in self.tables.events(str(game.id), after=version)
+            if e.type in (clocks.CLOCK_STARTED, clocks.CLOCK_CHARGED)
+        }
 
 
 def same_action(recorded: Any, action: Any) -> bool:

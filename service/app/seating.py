@@ -15,6 +15,7 @@ import copy
 import secrets
 from typing import Any
 
+from domain import clock as clocks
 from domain import table as tables
 from domain.audit import FORK
 from domain.contract import JSON, Event, Rules, RulesError
@@ -61,14 +62,20 @@ class Seating:
         if not isinstance(undo_allowed, bool):
             raise BadInput('The table option "undo" is true (default) or false (ranked play).')
         try:
+            clock = clocks.control_of(options.pop("clock", None))
+        except ValueError as refused:
+            raise BadInput(str(refused)) from None
+        if clock is not None:
+            clock["bot"] = check_strategy(clock["bot"])
+        try:
             normalized = rules.normalize_options(seats, options)
         except RulesError as refused:
             raise BadInput(str(refused)) from None
         if seed is not None and (not seed or len(seed) > MAX_SEED_LENGTH):
-            raise BadInput(
-                f"A seed is a non-empty string of at most {MAX_SEED_LENGTH} characters."
-            )
-        game = new_table(caller, kind, seats, normalized, seed, undo_allowed=undo_allowed)
+            raise BadInput(f"A seed is a non-empty string of at most {MAX_SEED_LENGTH} characters.")
+        game = new_table(
+            caller, kind, seats, normalized, seed, undo_allowed=undo_allowed, clock=clock
+        )
         self.tables.save_new(game)
         return game
 
@@ -213,6 +220,7 @@ def new_table(
     *,
     undo_allowed: bool = True,
     forked_from: JSON | None = None,
+    clock: JSON | None = None,
 ) -> GameTable:
     """An open table created by ``caller`` (not saved yet). The salt of its commitment is always
     fresh secret entropy; the seed too unless the creator chose one (the table is then unranked).
@@ -231,5 +239,6 @@ def new_table(
         undo_allowed=undo_allowed,
         forked_from=forked_from,
         seed_chosen=chosen,
+        clock=clock,
     )
     return open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)

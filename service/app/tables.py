@@ -1,6 +1,7 @@
 """Game tables: the one load-decide-save loop every command writes through, and the reads.
 
-Every command loads the game table from the store, decides with the pure domain
+Every command takes a private copy of the game table (from this process's ``GameCache`` when
+it is known to be current, else fast-forwarded from the store), decides with the pure domain
 (``domain.engine``), records the resulting entries on the aggregate and saves them in one
 transaction. A concurrent writer makes the save fail on the version key; the command is then
 decided again on the fresh game (or answered with ``CONFLICT`` when the client named the version
@@ -10,22 +11,25 @@ finds its original result in the game it already changed.
 
 from __future__ import annotations
 
-import threading
+import copy
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
-from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.application import AggregateNotFoundError, project_aggregate
 from eventsourcing.persistence import IntegrityError
 
+from domain import clock as clocks
 from domain import table as tables
 from domain.contract import JSON, Rules
 from domain.engine import Step
 from domain.log import Entry
 from domain.registry import rules_for
+from service.app.cache import GAME_CACHE, TIMELINES, GameCache, Memo
 from service.app.errors import BadInput, Conflict, NotFound
+from service.app.now import Clock, SystemClock
 from service.store import GameTable, entry_of
 from service.store.database import Store
 
@@ -69,18 +73,40 @@ class AlreadyDone(Exception):
 class Tables:
     """Loading, deciding on and saving game tables, over one ``Store``."""
 
+    clock: Clock = SystemClock()
+    """The time handed to timed tables' clocks (``domain.clock``); the application's."""
+
     def __init__(
         self,
         store: Store,
         observer: Observer | None = None,
         redaction: Redaction | None = None,
+        cache_size: int = GAME_CACHE,
     ) -> None:
-        """``redaction``: deleted players' names are shown by no read of a game here."""
+        """``redaction``: deleted players' names are shown by no read of a game here;
+        ``cache_size``: games kept in memory (``GameCache``)."""
         self.store = store
         self.observer: Observer = observer or Unobserved()
         self.redaction = redaction
+        self.cache = GameCache(cache_size)
+        #: what is computed from a game at one version (``service.app.numbering``)
+        self.memo = Memo(TIMELINES)
+        #: whether a game's log hides entries from some seats, and up to which version
+        self.hiding = Memo(cache_size or 1)
         self._listeners: list[Listener] = []
-        self._game_locks = [threading.Lock() for _ in range(64)]
+
+    def follow(self) -> None:
+        """The store's feed now tells ``heard`` of every new event, whichever process
+        recorded it: a read of a game known to be current asks the store nothing."""
+        self.cache.follow()
+
+    def heard(self, game_id: str, version: int) -> None:
+        """Some process recorded ``version`` of ``game_id`` (the store's feed)."""
+        self.cache.heard(uuid.UUID(game_id), version)
+
+    def missed(self) -> None:
+        """The feed may have missed events (it failed and resumes): check every game again."""
+        self.cache.doubt_all()
 
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version)`` is called after each successful save."""
@@ -150,23 +176,30 @@ class Tables:
     ) -> tuple[GameTable, list[Entry]]:
         """Load, decide, save (the shape of every command). ``decide`` records the entries on
         the game or raises; when another writer saved first, the command is decided again on
-        the fresh game (whose own checks tell a real conflict from a harmless one)."""
+        the fresh game (whose own checks tell a real conflict from a harmless one). The game
+        returned is the one the cache keeps from then on (no copy is taken): read it, never
+        change it."""
         for _ in range(MAX_RETRIES):
             game = self.get(game_id)
+            before = game.version
             try:
                 decide(game)
             except AlreadyDone as done:
                 done.game = game
                 raise
+            if game.version != before:  # the clock follows whatever the command changed
+                settle_clock(game, self.clock.now_ms())
             saved = self._try_save(game)
             if saved is not None:
                 return game, saved
+            self.cache.doubt(game.id)  # another writer saved first: ask the store next time
         raise Conflict("The game changed too often while deciding; try again.")
 
     def save_new(self, game: GameTable) -> None:
         """Store a table made by a command that creates one, and tell the subscribers."""
         with self._timed("save"):
             self.store.save(game)
+        self.cache.saved(game, new=True)  # the caller only reads it from now on
         self._saved(game)
 
     def _try_save(self, game: GameTable) -> list[Recorded] | None:
@@ -176,6 +209,10 @@ class Tables:
                 recordings = self.store.save(game)
         except IntegrityError:
             return None
+        except BaseException:  # it may have committed (a connection lost at the end)
+            self.cache.doubt(game.id)
+            raise
+        self.cache.saved(game)  # the caller only reads it from now on
         self._saved(game)
         return [entry_of(r.domain_event) for r in recordings]
 
@@ -184,11 +221,29 @@ class Tables:
             listener(str(game.id), game.version)
 
     def _copy_of(self, ident: uuid.UUID) -> Any:
-        """A private copy of the cached aggregate. The cache fast-forwards its aggregate in
-        place, and the library copies it after releasing its own lock: both happen here under
-        one lock per game, so no copy is taken half-way through a fast-forward."""
-        with self._game_locks[ident.int % len(self._game_locks)], self._timed("load"):
-            return self.store.repository.get(ident)
+        """A private copy of the game: the cached one when it is known to be current (no SQL),
+        else the cached one fast-forwarded with the events stored since (one query), else the
+        game rebuilt from the store. Cached games are never changed in place."""
+        try:
+            return copy.deepcopy(self.cache.get(ident))
+        except KeyError:
+            pass
+        base = self.cache.base(ident)  # a load in flight from here to ``offer``/``abandon``
+        try:
+            with self._timed("load"):
+                events = list(self.store.events.get(ident, gt=base.version if base else None))
+            if not events and base is not None:
+                game: Any = base  # the store has nothing newer: fresh again
+            else:
+                game = project_aggregate(copy.deepcopy(base) if base else None, events)
+        except BaseException:
+            self.cache.abandon(ident)
+            raise
+        if not isinstance(game, GameTable):  # not found, or not a game (a player's id)
+            self.cache.abandon(ident)
+            raise AggregateNotFoundError(ident)
+        self.cache.offer(game)
+        return copy.deepcopy(game)
 
     @contextmanager
     def _timed(self, operation: str) -> Iterator[None]:
@@ -240,3 +295,14 @@ def replay_table(entries: Sequence[Entry]) -> tables.Table:
     for entry in entries[1:]:
         table = tables.evolve(table, entry, rules)
     return table
+
+
+def settle_clock(game: GameTable, now: int) -> None:
+    """Record the clock entries that make a timed table's clock agree with who must act now
+    (``domain.clock.settle``): the turns that ended are charged, the ones that began start."""
+    table = game.table
+    if table.clock is None or table.status == tables.OPEN:
+        return
+    due = table.clock_due(rules_for(table.kind))
+    for event in clocks.settle(table.clock, due, now):
+        game.record(event)

@@ -142,6 +142,7 @@ def seat_list(table: tables.Table) -> list[dict[str, Any]]:
             "name": holder.name if holder else None,
             "is_bot": bool(holder and holder.bot),
             "strategy": holder.bot if holder else None,
+            "taken_over": table.clock is not None and seat in table.clock.taken_over,
         }
         for seat, holder in enumerate(table.holders)
     ]

@@ -38,6 +38,10 @@ class Step:
     visible: bool = True
     """The entry is part of a spectator's log while the game runs (``domain.visibility``:
     not a seat's private step)."""
+    timed_out: list[int] | None = None
+    """A timed table's seats whose time ran out (``domain.clock``): they lost."""
+    thinking: list[dict[str, int]] | None = None
+    """A timed table's thinking time per seat: ``ms`` over ``turns`` timed turns."""
 
 
 class Folder:
@@ -92,6 +96,13 @@ class Folder:
             is_copy,
             table.unranked_reason(imported=is_copy),
             visible,
+            list(table.clock.timed_out) if table.clock is not None else None,
+            [
+                {"ms": ms, "turns": n}
+                for ms, n in zip(table.clock.used, table.clock.turns, strict=True)
+            ]
+            if table.clock is not None
+            else None,
         )
 
     def _is_imported(self, game_id: str) -> bool:

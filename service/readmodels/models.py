@@ -241,15 +241,34 @@ class ReadModels:
             return found[:limit]
         return self._summaries(kind, status, player_id, lobby, limit, before_seq)
 
-    def _summaries(
+    def count_summaries(
         self,
-        kind: str | None,
-        status: str | None,
-        player_id: str | None,
-        lobby: bool,
-        limit: int,
-        before_seq: int | None,
-    ) -> list[dict[str, Any]]:
+        *,
+        kind: str | None = None,
+        status: str | None = None,
+        player_id: str | None = None,
+        lobby: bool = False,
+        options: dict[str, Any] | None = None,
+    ) -> int:
+        """How many game summaries match the filters of ``summaries`` (every page): one
+        ``COUNT`` in SQL; with ``options``, the rows the SQL filters keep are matched here, as
+        ``summaries`` does (the lobby, where options are asked for, holds only open tables)."""
+        self.fresh()
+        where, args = self._filters(kind, status, player_id, lobby)
+        if options:
+            with self.sql.read() as cur:
+                rows = cur.execute(f"SELECT g.row FROM papyrus_games g{where}", args).all()
+            return sum(1 for (row,) in rows if summaries.matches_options(json.loads(row), options))
+        with self.sql.read() as cur:
+            (total,) = cur.execute(f"SELECT COUNT(*) FROM papyrus_games g{where}", args).one()
+        return int(total)
+
+    @staticmethod
+    def _filters(
+        kind: str | None, status: str | None, player_id: str | None, lobby: bool
+    ) -> tuple[str, list[Any]]:
+        """The ``WHERE`` clause (empty, or with a leading space) of a listing, and its
+        arguments."""
         where: list[str] = []
         args: list[Any] = []
         if kind is not None:
@@ -265,13 +284,22 @@ class ReadModels:
                 "g.game_id IN (SELECT game_id FROM papyrus_game_players WHERE player_id = ?)"
             )
             args.append(player_id)
+        return (" WHERE " + " AND ".join(where) if where else ""), args
+
+    def _summaries(
+        self,
+        kind: str | None,
+        status: str | None,
+        player_id: str | None,
+        lobby: bool,
+        limit: int,
+        before_seq: int | None,
+    ) -> list[dict[str, Any]]:
+        where, args = self._filters(kind, status, player_id, lobby)
         if before_seq is not None:
-            where.append("g.seq < ?")
+            where += " AND g.seq < ?" if where else " WHERE g.seq < ?"
             args.append(before_seq)
-        sql = "SELECT g.row, g.seq FROM papyrus_games g"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY g.seq DESC LIMIT ?"
+        sql = f"SELECT g.row, g.seq FROM papyrus_games g{where} ORDER BY g.seq DESC LIMIT ?"
         args.append(limit)
         with self.sql.read() as cur:
             rows = cur.execute(sql, args).all()
@@ -302,6 +330,15 @@ class ReadModels:
                 (kind, limit, offset),
             ).all()
         return [json.loads(row) for (row,) in rows]
+
+    def count_ratings(self, kind: str) -> int:
+        """How many players the leaderboard of ``kind`` ranks (every page)."""
+        self.fresh()
+        with self.sql.read() as cur:
+            (total,) = cur.execute(
+                "SELECT COUNT(*) FROM papyrus_ratings WHERE kind = ?", (kind,)
+            ).one()
+        return int(total)
 
     def statistics(self, kind: str) -> dict[str, Any]:
         self.fresh()

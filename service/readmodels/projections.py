@@ -132,6 +132,8 @@ def finished_summary(step: Step) -> dict[str, Any] | None:
         "imported": step.imported,
         "unranked_reason": step.unranked_reason,
         "updated_at": step.entry.at,
+        "timed_out": step.timed_out or [],
+        "thinking": step.thinking,
     }
 
 

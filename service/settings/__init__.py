@@ -153,6 +153,20 @@ class Settings(StoreSettings, HttpSettings, LimitSettings):
         check=is_bool,
         shown="1",
     )
+    #: FOR TESTS ONLY: a file whose number of milliseconds is added to the time the clocks of
+    #: timed tables read (``service.app.now.OffsetFileClock``); unset on every real server
+    clock_offset_file: str = setting(
+        "",
+        env="PAPYRUS_CLOCK_OFFSET_FILE",
+        flag="--clock-offset-file",
+        help="tests only: a file holding a whole number of milliseconds added to the time "
+        "that timed tables' clocks read (tests move time with it); unset: the system time",
+        parse=text,
+        check=lambda value: None,
+        shown="unset",
+        metavar="PATH",
+    )
+
     #: largest accepted request body, in bytes
     def __post_init__(self) -> None:
         for name, spec in SPECS.items():
@@ -169,6 +183,7 @@ class Settings(StoreSettings, HttpSettings, LimitSettings):
             pool_size=self.pool_size,
             connect_timeout=self.connect_timeout,
             sqlite_lock_timeout=self.sqlite_lock_timeout,
+            sqlite_synchronous=self.sqlite_synchronous,
             statement_timeout=self.statement_timeout,
             pool_timeout=self.pool_timeout,
         )

@@ -86,6 +86,7 @@ class Sql:
             try:
                 connection.execute(f"PRAGMA busy_timeout={int(lock_timeout * 1000)}")
                 connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute(f"PRAGMA synchronous={options.sqlite_synchronous.upper()}")
             except BaseException:
                 connection.close()
                 raise

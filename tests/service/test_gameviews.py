@@ -18,7 +18,16 @@ from typing import Any
 
 import pytest
 import strawberry
-from graphql import GraphQLObjectType, GraphQLSchema, get_named_type
+from graphql import (
+    DocumentNode,
+    GraphQLEnumType,
+    GraphQLObjectType,
+    GraphQLSchema,
+    get_named_type,
+    parse,
+    validate,
+)
+from graphql import execute_sync as graphql_execute
 
 from domain.registry import rules_for
 from service.api.graphql.gameviews import GameView, typed_view
@@ -37,13 +46,12 @@ AMUN_RE_TABLES = [(seats, options, 0) for seats in (3, 4, 5) for options in ({},
 EVERY = 40
 #: entry lists of the typed view that are maps (key → value) in the JSON view
 MAPS = {
-    "hand": ("card", "count"),
     "marked_for_sale": ("card", "count"),
     "collection": ("tile", "count"),
     "holders": ("statue", "seat"),
 }
 #: typed fields named differently from their JSON key (to keep the union's fields mergeable)
-RENAMED = {"card_count": "cards"}
+RENAMED: dict[str, str] = {}
 
 
 @strawberry.type
@@ -57,12 +65,33 @@ class Query:
 SCHEMA = strawberry.Schema(Query)
 
 
-def selection(graphql_type: GraphQLObjectType) -> str:
+#: fields of AmunReState (by path) whose name is also a field of ImhotepState at the same path,
+#: of another enum (lists of ImhotepCard and of AmunReCard): a query selecting both aliases one
+CONFLICTS = {("discardPile",), ("hidden", "drawPile")}
+#: the alias suffix this test gives them
+ALIAS = "AmunRe"
+
+
+def selection(
+    graphql_type: GraphQLObjectType,
+    other: GraphQLObjectType | None = None,
+    path: tuple[str, ...] = (),
+    conflicts: set[tuple[str, ...]] | None = None,
+) -> str:
+    """Every field of ``graphql_type``; a leaf whose name ``other`` (the other member at the same
+    path) has with another type is aliased (and noted in ``conflicts``)."""
     parts = []
     for name, field in graphql_type.fields.items():
         named = get_named_type(field.type)
+        twin = None if other is None else other.fields.get(name)
         if isinstance(named, GraphQLObjectType):
-            parts.append(f"{name} {{ {selection(named)} }}")
+            nested = get_named_type(twin.type) if twin is not None else None
+            inner = nested if isinstance(nested, GraphQLObjectType) else None
+            parts.append(f"{name} {{ {selection(named, inner, (*path, name), conflicts)} }}")
+        elif twin is not None and get_named_type(twin.type) is not named:
+            assert conflicts is not None
+            conflicts.add((*path, name))
+            parts.append(f"{name}{ALIAS}: {name}")
         else:
             parts.append(name)
     return " ".join(parts)
@@ -75,17 +104,28 @@ def object_type(name: str) -> GraphQLObjectType:
     return found
 
 
-#: every field of both members, without aliases: GraphQL validation also checks that fields of
-#: the same name in ImhotepState and AmunReState can be selected in one query (same shape)
+FOUND: set[tuple[str, ...]] = set()
+#: every field of both members, aliased only where the two members' types differ (GraphQL
+#: validation checks that the rest can be selected in one query: same shape)
 QUERY = (
     "query { view { __typename"
     f" ... on ImhotepState {{ {selection(object_type('ImhotepState'))} }}"
-    f" ... on AmunReState {{ {selection(object_type('AmunReState'))} }} }} }}"
+    " ... on AmunReState {"
+    f" {selection(object_type('AmunReState'), object_type('ImhotepState'), (), FOUND)} }} }} }}"
 )
 
 
+@cache
+def parsed(document: str) -> DocumentNode:
+    """A document parsed and validated once (it is run against hundreds of views)."""
+    node = parse(document)
+    errors = validate(SCHEMA._schema, node)
+    assert not errors, errors
+    return node
+
+
 def query(kind: str, view: dict[str, Any], document: str = QUERY) -> dict[str, Any]:
-    result = SCHEMA.execute_sync(document, context_value={"view": (kind, view)})
+    result = graphql_execute(SCHEMA._schema, parsed(document), context_value={"view": (kind, view)})
     assert result.errors is None, result.errors
     assert result.data is not None
     typed: dict[str, Any] = result.data["view"]
@@ -161,18 +201,35 @@ def snake(name: str) -> str:
     return re.sub(r"[A-Z]", lambda m: "_" + m.group(0).lower(), name)
 
 
+def enum_ids() -> dict[str, str]:
+    """Every enum value name of the schema → its domain id (the same name never means two ids)."""
+    out: dict[str, str] = {}
+    for named in SCHEMA._schema.type_map.values():
+        if isinstance(named, GraphQLEnumType) and not named.name.startswith("__"):
+            for name, value in named.values.items():
+                domain_id = getattr(value.value, "value", value.value)
+                assert out.setdefault(name, domain_id) == domain_id, name
+    return out
+
+
+ENUM_IDS = enum_ids()
+
+
 def normalise(value: Any, key: str | None = None) -> Any:
-    """The typed result in the JSON view's shape: snake_case keys, entry lists back to maps."""
+    """The typed result in the JSON view's shape: snake_case keys, entry lists back to maps,
+    enum values back to domain ids."""
+    if isinstance(value, str):
+        return ENUM_IDS.get(value, value)
     if isinstance(value, list):
         if key in MAPS:
             k, v = MAPS[key]
-            return {entry[k]: entry[v] for entry in value}
+            return {normalise(entry[k]): normalise(entry[v]) for entry in value}
         return [normalise(v) for v in value]
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
             if k != "__typename":
-                name = RENAMED.get(snake(k), snake(k))
+                name = RENAMED.get(snake(k.removesuffix(ALIAS)), snake(k.removesuffix(ALIAS)))
                 out[name] = normalise(v, name)
         return out
     return value
@@ -209,8 +266,9 @@ def shapes(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     if isinstance(value, dict):
         for k, v in value.items():
             if v is not None and k != "__typename":
-                yield (*path, k)
-                yield from shapes(v, (*path, k))
+                name = k.removesuffix(ALIAS)
+                yield (*path, name)
+                yield from shapes(v, (*path, name))
     elif isinstance(value, list):
         for v in value:
             yield from shapes(v, path)
@@ -249,24 +307,27 @@ def test_the_typed_view_carries_exactly_the_json_view(kind: str) -> None:
 def test_a_spectator_never_sees_gold_or_hands_in_amun_re() -> None:
     document = (
         "query { view { ... on AmunReState { viewer phase"
-        " players { seat gold hand { card count } collection { tile count } }"
-        " you { gold hand { card count } } secret { drawPile } } } }"
+        " players { seat gold hand handCount collection { tile count } }"
+        " you { gold } hidden { drawPile } } } }"
     )
     checked = 0
     for label, view in samples("amun_re"):
         typed = query("amun_re", view, document)
         if "full=True" in label:
             continue
-        assert typed["secret"] is None
+        assert typed["hidden"] is None
         for player in typed["players"]:
-            assert player["hand"] is None and player["collection"] is None
             mine = player["seat"] == typed["viewer"]
-            if typed["phase"] != "over" and not mine:
+            assert player["collection"] is None
+            assert (player["hand"] is not None) == mine, label
+            if mine:
+                assert len(player["hand"]) == player["handCount"]
+            if typed["phase"] != "OVER" and not mine:
                 assert player["gold"] is None, label
         if typed["viewer"] is None:
             checked += 1
             assert typed["you"] is None
-            if typed["phase"] != "over":
+            if typed["phase"] != "OVER":
                 assert all(p["gold"] is None for p in typed["players"])
         else:
             assert typed["you"]["gold"] == view["you"]["gold"]
@@ -286,27 +347,86 @@ def test_selected_fields_agree_with_the_json_view() -> None:
         assert typed["currentPlayer"] == view["current_player"]
         assert [p["score"] for p in typed["players"]] == [p["score"] for p in view["players"]]
         assert [s["slots"] for s in typed["ships"]] == [s["slots"] for s in view["ships"]]
-        assert typed["pending"] == view["pending"]
+        pending = view["pending"] and {**view["pending"], "kind": view["pending"]["kind"].upper()}
+        assert typed["pending"] == pending
         assert typed["outcome"] == (view["outcome"] and {"winners": view["outcome"]["winners"]})
     amun_re = (
         "query { view { ... on AmunReState { round phase toAct"
-        " players { seat vp cardCount pharaohTokens tombTiles } provinces { id owner pyramids upForAuction }"
-        " you { hand { card count } markedForSale { card count } } } } }"
+        " players { seat vp handCount hand pharaohTokens collectionCount } provinces { id owner pyramids upForAuction }"
+        " you { markedForSale { card count } } } } }"
     )
     for _, view in samples("amun_re")[::7]:
         typed = query("amun_re", view, amun_re)
         assert typed["toAct"] == view["to_act"]
         assert [p["vp"] for p in typed["players"]] == [p["vp"] for p in view["players"]]
-        assert [p["cardCount"] for p in typed["players"]] == [p["cards"] for p in view["players"]]
+        counts = [p["handCount"] for p in typed["players"]]
+        assert counts == [p["hand_count"] for p in view["players"]]
+        hands = [p.get("hand") and [c.upper() for c in p["hand"]] for p in view["players"]]
+        assert [p["hand"] for p in typed["players"]] == hands
         tokens = [p["pharaohTokens"] for p in typed["players"]]
         assert tokens == [p.get("pharaoh_tokens") for p in view["players"]]
         owners = {p["id"]: p["owner"] for p in typed["provinces"]}
-        assert owners == {p["id"]: p["owner"] for p in view["provinces"]}
+        assert owners == {p["id"].upper(): p["owner"] for p in view["provinces"]}
         if view["you"] is None:
             assert typed["you"] is None
         else:
-            hand = {e["card"]: e["count"] for e in typed["you"]["hand"]}
-            assert hand == view["you"]["hand"]
+            marked = {e["card"].lower(): e["count"] for e in typed["you"]["markedForSale"]}
+            assert marked == view["you"]["marked_for_sale"]
+
+
+def test_only_the_known_fields_of_the_two_members_need_an_alias() -> None:
+    """The two games' piles of cards are lists of two enums (ImhotepCard, AmunReCard): a query
+    selecting `discardPile` (or `hidden { drawPile }`) of both members aliases one of them; every
+    other field of the same name has the same type in both (one query selects it unaliased)."""
+    assert FOUND == CONFLICTS
+    document = (
+        "query { view { ... on ImhotepState { discardPile } ... on AmunReState { discardPile } } }"
+    )
+    result = SCHEMA.execute_sync(document, context_value={"view": samples("imhotep")[0]})
+    assert result.errors and "conflict" in result.errors[0].message
+
+
+def test_enum_values_are_the_domain_ids_upper_cased() -> None:
+    """The typed view's enums (phase, decision, card, province, side, colour …) carry the
+    domain id upper-cased; the JSON view keeps the id itself."""
+    for kind, document in (
+        (
+            "imhotep",
+            "query { view { ... on ImhotepState { players { colour cards } options { sides { market } } ships { site } pending { kind } } } }",
+        ),
+        (
+            "amun_re",
+            "query { view { ... on AmunReState { phase decision players { provinces hand } provinces { id bank region river } } } }",
+        ),
+    ):
+        for _, view in samples(kind)[::5]:
+            typed = query(kind, view, document)
+            if kind == "imhotep":
+                assert [p["colour"] for p in typed["players"]] == [
+                    p["colour"].upper() for p in view["players"]
+                ]
+                assert [p["cards"] for p in typed["players"]] == [
+                    [c.upper() for c in p["cards"]] for p in view["players"]
+                ]
+                assert typed["options"]["sides"]["market"] == view["options"]["sides"]["market"]
+                assert [s["site"] for s in typed["ships"]] == [
+                    s["site"] and s["site"].upper() for s in view["ships"]
+                ]
+                assert typed["pending"] == (
+                    view["pending"] and {"kind": view["pending"]["kind"].upper()}
+                )
+            else:
+                assert typed["phase"] == view["phase"].upper()
+                assert typed["decision"] == (view["decision"] and view["decision"].upper())
+                for got, player in zip(typed["players"], view["players"], strict=True):
+                    assert got["provinces"] == [p.upper() for p in player["provinces"]]
+                    assert got["hand"] == (
+                        None if "hand" not in player else [c.upper() for c in player["hand"]]
+                    )
+                for got, province in zip(typed["provinces"], view["provinces"], strict=True):
+                    assert [got[k] for k in ("id", "bank", "region", "river")] == [
+                        province[k].upper() for k in ("id", "bank", "region", "river")
+                    ]
 
 
 def test_typed_view_refuses_an_unknown_kind() -> None:

@@ -20,7 +20,8 @@ from tests.service.test_gameviews import object_type, selection
 VIEW = (
     "view { __typename"
     f" ... on ImhotepState {{ {selection(object_type('ImhotepState'))} }}"
-    f" ... on AmunReState {{ {selection(object_type('AmunReState'))} }} }}"
+    " ... on AmunReState"
+    f" {{ {selection(object_type('AmunReState'), object_type('ImhotepState'), (), set())} }} }}"
 )
 EVENT = "event { version type seat bySeat data hash }"
 CHANGED = (
@@ -191,4 +192,8 @@ def test_view_at_is_the_typed_state_at(sqlite_server) -> None:  # type: ignore[n
     early = human.gql(VIEW_AT, {"g": game_id, "v": 1})["game"]
     assert early == {"stateAt": {}, "viewAt": None}
     now = human.gql(VIEW_AT, {"g": game_id, "v": version})["game"]
-    assert now["viewAt"] == {"phase": now["stateAt"]["phase"], "round": now["stateAt"]["round"]}
+    # enums in the typed view: the domain id upper-cased
+    assert now["viewAt"] == {
+        "phase": now["stateAt"]["phase"].upper(),
+        "round": now["stateAt"]["round"],
+    }

@@ -530,7 +530,7 @@ def hidden_pool(kind: str, state: dict) -> list:  # type: ignore[type-arg]
     """What nobody sees while the game runs (from a revealed view): the re-dealt items."""
     if kind == "imhotep":
         return state["hidden"]["draw_pile"] + state["market"].get("pair", [])
-    return state["secret"]["draw_pile"]
+    return state["hidden"]["draw_pile"]
 
 
 @pytest.mark.parametrize(

@@ -63,6 +63,7 @@ WEIGHTS: dict[tuple[str, str], Weight] = {
     ("ReplayStep", "state"): Weight(own=5),
     # rebuilds the game from its log up to that version (past versions are not cached)
     ("Game", "stateAt"): Weight(own=1000),
+    ("Game", "clockAt"): Weight(own=1000),  # the same rebuild, for the clock at that version
     # the whole log: re-hashed and replayed through the rules / read and written out
     ("Query", "verifyLog"): Weight(own=2000),
     ("Query", "exportGame"): Weight(own=500),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
@@ -10,8 +11,10 @@ from strawberry.scalars import JSON
 from domain import table as tables
 from domain import undo
 from service.api.graphql.catalog import Move, moves_of
+from service.api.graphql.clocktypes import GameClock, game_clock
 from service.api.graphql.context import Context
 from service.api.graphql.gameviews import GameView, typed_view
+from service.api.graphql.readtypes import Counter
 from service.api.graphql.types import (
     ForkSource,
     GameEvent,
@@ -33,17 +36,33 @@ from service.api.graphql.types import (
 )
 from service.app import numbering, views
 from service.app.caller import Caller
+from service.app.clocks import clock_view, clock_view_at
 from service.app.errors import BadInput
 from service.app.tables import GameTable
 
 Info = strawberry.Info[Context, None]
+#: ``version`` of the time-travel fields: a number of the caller's own log
+Version = Annotated[
+    int,
+    strawberry.argument(
+        description="An event number of the caller's log (`GameEvent.version`, 1 = first)."
+    ),
+]
+#: ``first`` of a page
+First = Annotated[
+    int | None,
+    strawberry.argument(description="Page size, 0-200 (default 100)."),
+]
 
 
 def game_of(info: Info, game: object) -> Game:
     return Game(_game=game, _caller=info.context.caller)  # type: ignore[arg-type]
 
 
-@strawberry.type
+@strawberry.type(
+    description="A game (a table) as the caller may see it: seats, status, the caller's view "
+    "(`state` as JSON, `view` typed), its legal actions, the audit log and time travel."
+)
 class Game(Node):
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
@@ -66,15 +85,18 @@ class Game(Node):
     def id(self) -> strawberry.ID:
         return strawberry.ID(str(self._game.id))
 
-    @strawberry.field
+    @strawberry.field(description="Which game.")
     def kind(self) -> GameKind:
         return GameKind(self._table.kind)
 
-    @strawberry.field
+    @strawberry.field(description="Where the table is in its life.")
     def status(self) -> GameStatus:
         return GameStatus(self._table.status)
 
-    @strawberry.field
+    @strawberry.field(
+        description="The table options, complete (defaults filled in) as the rules normalised "
+        "them at creation."
+    )
     def options(self) -> JSON:
         return JSON(self._table.options)
 
@@ -124,11 +146,14 @@ class Game(Node):
     def _unranked_reason(self) -> str | None:
         return self._table.unranked_reason(imported=self._game.imported_by is not None)
 
-    @strawberry.field
+    @strawberry.field(
+        description="The version of the rules this game is played by (fixed at creation; "
+        "`catalog(kind, rulesVersion)` gives its data)."
+    )
     def rules_version(self) -> str:
         return self._table.rules_version
 
-    @strawberry.field
+    @strawberry.field(description="When the table was created (UTC).")
     def created_at(self) -> datetime:
         return self._game.created_on
 
@@ -136,7 +161,7 @@ class Game(Node):
     async def updated_at(self, info: Info) -> datetime:
         return (await self._seen(info)).updated
 
-    @strawberry.field
+    @strawberry.field(description="Every seat, in seat order, and who holds it.")
     def seats(self) -> list[Seat]:
         return [
             Seat(
@@ -146,6 +171,7 @@ class Game(Node):
                 else None,
                 is_bot=s["is_bot"],
                 strategy=s["strategy"],
+                taken_over=s["taken_over"],
             )
             for s in views.seat_list(self._table)
         ]
@@ -157,6 +183,23 @@ class Game(Node):
     @strawberry.field(description="Who must act now.")
     def active_seats(self) -> list[int]:
         return views.active_seats(self._table)
+
+    @strawberry.field(
+        description="The table's clock now (time control, every seat's remaining time, "
+        "deadline, thinking time and take-over); null for a table without a time control."
+    )
+    def clock(self, info: Info) -> GameClock | None:
+        return game_clock(clock_view(self._table, info.context.app.clocks.now()))
+
+    @strawberry.field(
+        description="Replay: the clock right after event `version` (its `now` is the latest "
+        "time the log had recorded then); null for a table without a time control."
+    )
+    async def clock_at(self, info: Info, version: Version) -> GameClock | None:
+        tables = info.context.app.tables
+        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
+        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        return game_clock(clock_view_at(past.table))
 
     @strawberry.field(description="The game state as the caller may see it.")
     def state(self) -> JSON:
@@ -184,7 +227,7 @@ class Game(Node):
     def scores(self) -> list[int]:
         return views.scores(self._table)
 
-    @strawberry.field
+    @strawberry.field(description="The outcome; null until the game is finished.")
     def result(self) -> GameResult | None:
         shown = views.result(self._table)
         return GameResult(**shown) if shown else None
@@ -193,8 +236,13 @@ class Game(Node):
     async def events(
         self,
         info: strawberry.Info[Context, None],
-        first: int | None = None,
-        after: str | None = None,
+        first: First = None,
+        after: Annotated[
+            str | None,
+            strawberry.argument(
+                description="A cursor (`GameEventEdge.cursor`): the page starts after it."
+            ),
+        ] = None,
     ) -> GameEventConnection:
         limit = page_size(first, default=100)
         start = decode_cursor("event", after) or 0
@@ -255,7 +303,16 @@ class Game(Node):
         "caller may see it (everything once the game is over)."
     )
     async def replay(
-        self, info: strawberry.Info[Context, None], after: int = 0, first: int | None = None
+        self,
+        info: strawberry.Info[Context, None],
+        after: Annotated[
+            int,
+            strawberry.argument(
+                description="An event number of the caller's log: the steps start after it "
+                "(0: from the first event)."
+            ),
+        ] = 0,
+        first: First = None,
     ) -> list[ReplayStep]:
         limit = page_size(first, default=100)
         if after < 0:
@@ -274,6 +331,7 @@ class Game(Node):
                     current.kind,
                     GameEvent.of(views.event(current, entry, caller, log)),
                     views.state(table, caller, revealed=revealed),
+                    game_clock(clock_view_at(table)),
                 )
                 for table, entry in info.context.app.audit.replay(str(self._game.id), *window)
                 if log.sees(entry.version)
@@ -285,7 +343,7 @@ class Game(Node):
         description="Replay: the state right after event `version`; null, with a BAD_INPUT "
         "error on this field alone, for a version the game does not have."
     )
-    async def state_at(self, info: strawberry.Info[Context, None], version: int) -> JSON | None:
+    async def state_at(self, info: strawberry.Info[Context, None], version: Version) -> JSON | None:
         tables = info.context.app.tables
         version = (await self._seen(info)).version_of(version)  # a number of the caller's log
         past = await info.context.run(tables.at_version, str(self._game.id), version)
@@ -296,7 +354,7 @@ class Game(Node):
         description="Replay: the typed view right after event `version` (the same information "
         "as `stateAt`); null before the game starts."
     )
-    async def view_at(self, info: Info, version: int) -> GameView | None:
+    async def view_at(self, info: Info, version: Version) -> GameView | None:
         tables = info.context.app.tables
         version = (await self._seen(info)).version_of(version)  # a number of the caller's log
         past = await info.context.run(tables.at_version, str(self._game.id), version)
@@ -304,27 +362,44 @@ class Game(Node):
         return typed_view(self._table.kind, shown) if shown else None
 
 
-def replay_step(kind: str, event: GameEvent, shown: dict[str, object]) -> ReplayStep:
-    """One replay step: the event and the state right after it, as JSON and typed."""
+def replay_step(
+    kind: str, event: GameEvent, shown: dict[str, object], clock: GameClock | None = None
+) -> ReplayStep:
+    """One replay step: the event and the state right after it, as JSON and typed, and the
+    clock of a timed table right after it."""
     return ReplayStep(
-        event=event, state=JSON(shown), view=typed_view(kind, shown) if shown else None
+        event=event,
+        state=JSON(shown),
+        view=typed_view(kind, shown) if shown else None,
+        clock=clock,
     )
 
 
-@strawberry.type
+@strawberry.type(description="A game of a page, with its cursor.")
 class GameEdge:
-    cursor: str
-    node: Game
+    cursor: str = strawberry.field(description="Pass as `after` to read the games after it.")
+    node: Game = strawberry.field(description="The game.")
 
 
-@strawberry.type
+@strawberry.type(description="A page of games (Relay connection).")
 class GameConnection:
-    edges: list[GameEdge]
-    nodes: list[Game]
-    page_info: PageInfo
+    edges: list[GameEdge] = strawberry.field(description="The page's games with cursors.")
+    nodes: list[Game] = strawberry.field(description="The page's games.")
+    page_info: PageInfo = strawberry.field(description="Where this page lies.")
+    _count: strawberry.Private[Counter | None] = None
+
+    @strawberry.field(
+        description="How many games match the filters, over every page (not this page alone)."
+    )
+    async def total_count(self) -> int:
+        assert self._count is not None, "a connection built without its count"
+        return await self._count()
 
 
-@strawberry.type
+@strawberry.type(description="What `act` did.")
 class ActResult:
-    game: Game
-    events: list[GameEvent]
+    game: Game = strawberry.field(description="The game after the action (and the bots' replies).")
+    events: list[GameEvent] = strawberry.field(
+        description="Every event the command caused, the bots' replies included, as the caller "
+        "may see them."
+    )

@@ -21,6 +21,7 @@ from graphql import (
 from strawberry.extensions import SchemaExtension
 from strawberry.scalars import JSON
 
+from service.api.graphql.actioninput import ActionInput, action_of
 from service.api.graphql.context import Context, Info
 from service.api.graphql.game import ActResult, Game, game_of
 from service.api.graphql.types import (
@@ -32,13 +33,24 @@ from service.api.graphql.types import (
 )
 from service.app import numbering, views
 from service.app.caller import Caller
-from service.app.errors import PapyrusError
+from service.app.errors import BadInput, PapyrusError
+
+SeatArgument = Annotated[
+    int | None,
+    strawberry.argument(description="The seat number (0-based); null: the first free seat."),
+]
 
 
-@strawberry.type
+@strawberry.type(description="The write operations: players, tables, play, undo, import, forks.")
 class Mutation:
     @strawberry.mutation(description="Open registration; the token is shown once.")
-    async def register_player(self, info: Info, name: str) -> PlayerSession:
+    async def register_player(
+        self,
+        info: Info,
+        name: Annotated[
+            str, strawberry.argument(description="The name shown to others (not unique).")
+        ],
+    ) -> PlayerSession:
         caller, token = await info.context.run(info.context.app.accounts.register_player, name)
         assert caller.player_id is not None and caller.name is not None
         return PlayerSession(
@@ -76,7 +88,11 @@ class Mutation:
         return await info.context.run(info.context.app.accounts.delete_account, info.context.caller)
 
     @strawberry.mutation(description="A new open table; the creator is not seated automatically.")
-    async def create_game(self, info: Info, input: CreateGameInput) -> Game:
+    async def create_game(
+        self,
+        info: Info,
+        input: Annotated[CreateGameInput, strawberry.argument(description="The table to create.")],
+    ) -> Game:
         options = input.options
         found = await info.context.run(
             info.context.app.seating.create_game,
@@ -89,19 +105,27 @@ class Mutation:
         return game_of(info, found)
 
     @strawberry.mutation(description="Take a seat (the first free one if none is given).")
-    async def join_game(self, info: Info, game_id: GameID, seat: int | None = None) -> Game:
+    async def join_game(self, info: Info, game_id: GameID, seat: SeatArgument = None) -> Game:
         found = await info.context.run(
             info.context.app.seating.join_game, info.context.caller, str(game_id), seat
         )
         return game_of(info, found)
 
-    @strawberry.mutation(description="A server-side bot takes a seat and plays when it must.")
+    @strawberry.mutation(
+        description="A server-side bot takes a seat and plays when it must. `strategy` is its "
+        'level: "random" (the default), "greedy" or "mcts" (README "Bot levels").'
+    )
     async def add_bot(
         self,
         info: Info,
         game_id: GameID,
-        seat: int | None = None,
-        strategy: str | None = None,
+        seat: SeatArgument = None,
+        strategy: Annotated[
+            str | None,
+            strawberry.argument(
+                description='The bot\'s level: "random" (null: the default), "greedy" or "mcts".'
+            ),
+        ] = None,
     ) -> Game:
         found = await info.context.run(
             info.context.app.seating.add_bot, info.context.caller, str(game_id), seat, strategy
@@ -112,9 +136,37 @@ class Mutation:
         description="Close a table without a result: its creator while it is open, "
         "a seated player once it runs."
     )
-    async def abandon_game(self, info: Info, game_id: GameID, reason: str | None = None) -> Game:
+    async def abandon_game(
+        self,
+        info: Info,
+        game_id: GameID,
+        reason: Annotated[
+            str | None,
+            strawberry.argument(description="Why, in words (kept with the table; optional)."),
+        ] = None,
+    ) -> Game:
         found = await info.context.run(
             info.context.app.seating.abandon_game, info.context.caller, str(game_id), reason
+        )
+        return game_of(info, found)
+
+    @strawberry.mutation(
+        description="Take back your seat that a bot plays since your time ran out (a timed "
+        "table whose policy is `takeover`): the bot stops, and you are on the clock again "
+        "from the seat's next turn with a full move or bank. `seat`: which of your seats "
+        "(default: every one taken over). The game still counts as a loss for you in ratings."
+    )
+    async def reclaim_seat(
+        self,
+        info: Info,
+        game_id: GameID,
+        seat: Annotated[
+            int | None,
+            strawberry.argument(description="Which of your seats; null: every one taken over."),
+        ] = None,
+    ) -> Game:
+        found = await info.context.run(
+            info.context.app.clocks.reclaim, info.context.caller, str(game_id), seat
         )
         return game_of(info, found)
 
@@ -124,7 +176,16 @@ class Mutation:
         "must accept (answerUndo). Never across a random draw or a reveal."
     )
     async def request_undo(
-        self, info: Info, game_id: GameID, to_version: int | None = None
+        self,
+        info: Info,
+        game_id: GameID,
+        to_version: Annotated[
+            int | None,
+            strawberry.argument(
+                description="Return to right after this event number of your log; null: "
+                "before your last action."
+            ),
+        ] = None,
     ) -> Game:
         found = await info.context.run(
             info.context.app.undo.request_undo, info.context.caller, str(game_id), to_version
@@ -132,7 +193,14 @@ class Mutation:
         return game_of(info, found)
 
     @strawberry.mutation(description="Accept or refuse the pending undo request.")
-    async def answer_undo(self, info: Info, game_id: GameID, accept: bool) -> Game:
+    async def answer_undo(
+        self,
+        info: Info,
+        game_id: GameID,
+        accept: Annotated[
+            bool, strawberry.argument(description="True accepts the undo, false refuses it.")
+        ],
+    ) -> Game:
         found = await info.context.run(
             info.context.app.undo.answer_undo, info.context.caller, str(game_id), accept
         )
@@ -142,7 +210,13 @@ class Mutation:
         description="Check an exported game by re-running the rules and store it as a new "
         "finished game; BAD_INPUT says exactly what does not hold."
     )
-    async def import_game(self, info: Info, document: JSON) -> Game:
+    async def import_game(
+        self,
+        info: Info,
+        document: Annotated[
+            JSON, strawberry.argument(description="A document `exportGame` produced.")
+        ],
+    ) -> Game:
         found = await info.context.run(
             info.context.app.archive.import_game, info.context.caller, document
         )
@@ -157,20 +231,52 @@ class Mutation:
         "seats are open (players or bots). Once over, a fork reveals its whole log like any "
         "game, the forking player's hidden items at the fork included."
     )
-    async def fork_game(self, info: Info, game_id: GameID, at_version: int) -> Game:
+    async def fork_game(
+        self,
+        info: Info,
+        game_id: GameID,
+        at_version: Annotated[
+            int,
+            strawberry.argument(
+                description="Fork the game as it was right after this event number."
+            ),
+        ],
+    ) -> Game:
         found = await info.context.run(
             info.context.app.forks.fork, info.context.caller, str(game_id), at_version
         )
         return game_of(info, found)
 
-    @strawberry.mutation(description="One action for the caller's seat.")
+    @strawberry.mutation(
+        description="One action for the caller's seat: as JSON in `action` (one of "
+        "`legalActions`) or typed in `typedAction`, exactly one of the two (BAD_INPUT otherwise)."
+    )
     async def act(
         self,
         info: Info,
         game_id: GameID,
-        action: JSON,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        action: Annotated[
+            JSON | None,
+            strawberry.argument(
+                description='The action as JSON, `{"type": "snake_case_name", ...parameters}`: '
+                "one of `legalActions`, its shape in `actionCatalog`. Omit it to send "
+                "`typedAction` instead."
+            ),
+        ] = None,
+        expected_version: Annotated[
+            int | None,
+            strawberry.argument(
+                description="Refuse (CONFLICT) unless the game is at this version "
+                "(`Game.version`); null: no check."
+            ),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            strawberry.argument(
+                description="A key of yours for this action: sent again, the same key answers "
+                "the first result without acting twice; reused with another action, BAD_INPUT."
+            ),
+        ] = None,
         seat: Annotated[
             int | None,
             strawberry.argument(
@@ -178,8 +284,18 @@ class Mutation:
                 "FORBIDDEN if the caller does not hold it). Default: the seat that must act now."
             ),
         ] = None,
+        typed_action: Annotated[
+            Any,
+            strawberry.argument(
+                description="The action, typed (one member per game kind and action); the same "
+                "action as the JSON `action` would be. Send it instead of `action`, for a game "
+                "of the member's kind.",
+                graphql_type=ActionInput | None,
+            ),
+        ] = None,
     ) -> ActResult:
         caller: Caller = info.context.caller
+        action = await chosen_action(info, str(game_id), action, typed_action)
         found, records = await info.context.run(
             info.context.app.play.act,
             caller,
@@ -201,6 +317,25 @@ class Mutation:
                 if log.sees(r.version)
             ],
         )
+
+
+async def chosen_action(info: Info, game_id: str, action: Any, typed: Any) -> Any:
+    """The action ``act`` plays: the JSON one, or the typed one as the same JSON (for a game of
+    its kind); BAD_INPUT unless exactly one of the two is sent."""
+    if action is not None and typed is not None:
+        raise BadInput("Send the action once: either `action` (JSON) or `typedAction`, not both.")
+    if typed is None:
+        if action is None:
+            raise BadInput("Send an action: `action` (JSON) or `typedAction`.")
+        return action
+    kind, plain = action_of(typed)
+    found = await info.context.run(info.context.app.tables.get, game_id)
+    if found.table.kind != kind:
+        raise BadInput(
+            f"typedAction is an action of {kind}, but this game is {found.table.kind}: "
+            f"use the {found.table.kind} members."
+        )
+    return plain
 
 
 class MutationLimits(SchemaExtension):

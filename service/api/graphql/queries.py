@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -13,6 +13,7 @@ from service.api.graphql.catalog import ActionSpec, action_catalog
 from service.api.graphql.context import Info
 from service.api.graphql.game import Game, GameConnection, GameEdge, game_of
 from service.api.graphql.readtypes import (
+    Counter,
     GameStatistics,
     GameSummary,
     GameSummaryConnection,
@@ -41,7 +42,32 @@ from service.app import numbering
 from service.app.errors import BadInput
 
 
-@strawberry.type
+def argument(description: str) -> Any:
+    return strawberry.argument(description=description)
+
+
+Kind = Annotated[GameKind, argument("Which game.")]
+KindFilter = Annotated[GameKind | None, argument("Only games of this kind (null: every kind).")]
+StatusFilter = Annotated[
+    GameStatus | None, argument("Only games with this status (null: any status).")
+]
+PlayerFilter = Annotated[
+    strawberry.ID | None, argument("Only the games this player (a `Player.id`) sat at.")
+]
+First = Annotated[int | None, argument("Page size, 0-200 (default 50).")]
+After = Annotated[
+    str | None, argument("A cursor of the previous page (`endCursor`): the page starts after it.")
+]
+MinPosition = Annotated[
+    int | None,
+    argument(
+        "Read your own writes: wait (5 s at most) until the read models have applied this "
+        "store position (`readModels.storePosition` after your write)."
+    ),
+]
+
+
+@strawberry.type(description="The read operations: games, catalogs, read models and audits.")
 class Query:
     @strawberry.field(description="The caller; null for a spectator.")
     def me(self, info: Info) -> Player | None:
@@ -54,11 +80,11 @@ class Query:
         description="Every action of a game kind: its parameters, label, rule and JSON Schema "
         "(the vocabulary of `legalActions` and `act`)."
     )
-    def action_catalog(self, kind: GameKind) -> list[ActionSpec]:
+    def action_catalog(self, kind: Kind) -> list[ActionSpec]:
         return action_catalog(kind)
 
     @strawberry.field(description=CATALOG_DESCRIPTION)
-    def catalog(self, kind: GameKind) -> JSON:
+    def catalog(self, kind: Kind) -> JSON:
         return board_catalog(kind)
 
     @strawberry.field(description="The game as the caller may see it; null if there is none.")
@@ -74,7 +100,9 @@ class Query:
     @strawberry.field(
         description="The object with this global id (Relay), or null: every node is a `Game`."
     )
-    async def node(self, info: Info, id: strawberry.ID) -> Node | None:
+    async def node(
+        self, info: Info, id: Annotated[strawberry.ID, argument("A global id (a game's id).")]
+    ) -> Node | None:
         from service.app.errors import NotFound
 
         try:
@@ -87,11 +115,11 @@ class Query:
     async def games(
         self,
         info: Info,
-        kind: GameKind | None = None,
-        status: GameStatus | None = None,
-        first: int | None = None,
-        after: str | None = None,
-        player: strawberry.ID | None = None,
+        kind: KindFilter = None,
+        status: StatusFilter = None,
+        first: First = None,
+        after: After = None,
+        player: PlayerFilter = None,
     ) -> GameConnection:
         rows, has_next = await summary_page(info, kind, status, player, False, first, after)
         edges = []
@@ -104,6 +132,7 @@ class Query:
             edges=edges,
             nodes=[e.node for e in edges],
             page_info=PageInfo.of([e.cursor for e in edges], after, has_next),
+            _count=summary_count(info, kind, status, player, False),
         )
 
     @strawberry.field(
@@ -113,41 +142,51 @@ class Query:
     async def game_summaries(
         self,
         info: Info,
-        kind: GameKind | None = None,
-        status: GameStatus | None = None,
-        player: strawberry.ID | None = None,
-        first: int | None = None,
-        after: str | None = None,
-        min_position: int | None = None,
+        kind: KindFilter = None,
+        status: StatusFilter = None,
+        player: PlayerFilter = None,
+        first: First = None,
+        after: After = None,
+        min_position: MinPosition = None,
     ) -> GameSummaryConnection:
         await wait_for(info, min_position)
         rows, has_next = await summary_page(info, kind, status, player, False, first, after)
-        return summary_connection(rows, has_next, after)
+        count = summary_count(info, kind, status, player, False)
+        return summary_connection(rows, has_next, after, count)
 
     @strawberry.field(description="Open tables with free seats, newest first.")
     async def lobby(
         self,
         info: Info,
-        kind: GameKind | None = None,
-        options: JSON | None = None,
-        first: int | None = None,
-        after: str | None = None,
-        min_position: int | None = None,
+        kind: KindFilter = None,
+        options: Annotated[
+            JSON | None,
+            argument(
+                "Only tables whose options include these (a JSON object of option: value; "
+                "null: any options)."
+            ),
+        ] = None,
+        first: First = None,
+        after: After = None,
+        min_position: MinPosition = None,
     ) -> GameSummaryConnection:
         await wait_for(info, min_position)
         if options is not None and not isinstance(options, dict):
             raise BadInput("options must be a JSON object of the options to match.")
         rows, has_next = await summary_page(info, kind, None, None, True, first, after, options)
-        return summary_connection(rows, has_next, after)
+        count = summary_count(info, kind, None, None, True, options)
+        return summary_connection(rows, has_next, after, count)
 
     @strawberry.field(description="A player's profile: games played and won, average score.")
-    async def player(self, info: Info, id: strawberry.ID) -> PlayerProfile | None:
+    async def player(
+        self, info: Info, id: Annotated[strawberry.ID, argument("The player's id.")]
+    ) -> PlayerProfile | None:
         row = await info.context.run(info.context.app.readmodels.profile, str(id))
         return PlayerProfile.of(row) if row else None
 
     @strawberry.field(description="Ratings (multi-player Elo) of one game, best first.")
     async def leaderboard(
-        self, info: Info, kind: GameKind, first: int | None = None, after: str | None = None
+        self, info: Info, kind: Kind, first: First = None, after: After = None
     ) -> RatingConnection:
         limit = page_size(first)
         offset = decode_cursor("rank", after) or 0
@@ -167,14 +206,20 @@ class Query:
             for n, r in enumerate(rows[:limit])
         ]
         edges = [RatingEdge(cursor=encode_cursor("rank", r.rank), node=r) for r in nodes]
+        models = info.context.app.readmodels
+
+        async def count() -> int:
+            return await info.context.run(models.count_ratings, kind.value)
+
         return RatingConnection(
             edges=edges,
             nodes=nodes,
             page_info=PageInfo.of([e.cursor for e in edges], after, len(rows) > limit),
+            _count=count,
         )
 
     @strawberry.field(description="Points by scoring source over the finished games of a kind.")
-    async def statistics(self, info: Info, kind: GameKind) -> GameStatistics:
+    async def statistics(self, info: Info, kind: Kind) -> GameStatistics:
         found = await info.context.run(info.context.app.readmodels.statistics, kind.value)
         return GameStatistics(
             kind=kind,
@@ -245,8 +290,32 @@ async def summary_page(
     return rows[:limit], len(rows) > limit
 
 
+def summary_count(
+    info: Info,
+    kind: GameKind | None,
+    status: GameStatus | None,
+    player: strawberry.ID | None,
+    lobby: bool,
+    options: dict[str, Any] | None = None,
+) -> Counter:
+    """The ``totalCount`` of a listing: the games its filters match, counted when selected."""
+
+    async def count() -> int:
+        return await info.context.run(
+            lambda: info.context.app.readmodels.count_summaries(
+                kind=kind.value if kind else None,
+                status=status.value if status else None,
+                player_id=str(player) if player else None,
+                lobby=lobby,
+                options=options,
+            )
+        )
+
+    return count
+
+
 def summary_connection(
-    rows: list[dict[str, Any]], has_next: bool, after: str | None
+    rows: list[dict[str, Any]], has_next: bool, after: str | None, count: Counter
 ) -> GameSummaryConnection:
     edges = [
         GameSummaryEdge(cursor=encode_cursor("game", str(r["seq"])), node=GameSummary.of(r))
@@ -256,4 +325,5 @@ def summary_connection(
         edges=edges,
         nodes=[e.node for e in edges],
         page_info=PageInfo.of([e.cursor for e in edges], after, has_next),
+        _count=count,
     )

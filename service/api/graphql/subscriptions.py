@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import copy
 from collections.abc import AsyncGenerator
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
 
 from domain import table as tables
 from domain.registry import rules_for
+from service.api.graphql.clocktypes import GameClock, game_clock
 from service.api.graphql.context import Context, Info
 from service.api.graphql.gameviews import GameView, typed_view
 from service.api.graphql.readtypes import (
@@ -31,6 +32,7 @@ from service.api.graphql.types import (
     GameStatus,
 )
 from service.app import numbering, views
+from service.app.clocks import clock_view_at
 from service.app.errors import BadInput
 from service.app.tables import GameTable, Recorded
 
@@ -38,14 +40,24 @@ from service.app.tables import GameTable, Recorded
 RECHECK_SECONDS = 30.0
 
 
-@strawberry.type
+#: ``afterVersion`` of the game subscriptions
+AfterVersion = Annotated[
+    int | None,
+    strawberry.argument(
+        description="Catch up from the event after this number of the caller's log (0: from "
+        "the first); null: only what happens from now on."
+    ),
+]
+
+
+@strawberry.type(description="Live updates over the websocket (`graphql-transport-ws`).")
 class Subscription:
     @strawberry.subscription(
         description="Every event after `afterVersion` (catch-up; default: the current version), "
         "then live, as the caller may see it; completes after the game ends."
     )
     async def game_events(
-        self, info: Info, game_id: GameID, after_version: int | None = None
+        self, info: Info, game_id: GameID, after_version: AfterVersion = None
     ) -> AsyncGenerator[GameEvent, None]:
         caller = info.context.caller
         async for _, current, log, record in game_entries(info.context, game_id, after_version):
@@ -57,12 +69,10 @@ class Subscription:
         "can keep its screen current from this subscription alone."
     )
     async def game_changed(
-        self, info: Info, game_id: GameID, after_version: int | None = None
+        self, info: Info, game_id: GameID, after_version: AfterVersion = None
     ) -> AsyncGenerator[GameChange, None]:
         caller = info.context.caller
-        async for table, current, log, record in game_entries(
-            info.context, game_id, after_version
-        ):
+        async for table, current, log, record in game_entries(info.context, game_id, after_version):
             revealed = views.is_revealed(current.table)  # over: everything is public
             shown = views.state(table, caller, revealed=revealed)
             event = GameEvent.of(views.event(current.table, record, caller, log))
@@ -74,6 +84,7 @@ class Subscription:
                 state=JSON(shown),
                 legal_actions=[JSON(a) for a in views.legal_actions(table, caller)],
                 event=event,
+                clock=game_clock(clock_view_at(table)),
             )
 
     @strawberry.subscription(
@@ -81,7 +92,12 @@ class Subscription:
         "(the summary after the change; a table left the lobby when it is no longer OPEN)."
     )
     async def lobby_changed(
-        self, info: Info, kind: GameKind | None = None
+        self,
+        info: Info,
+        kind: Annotated[
+            GameKind | None,
+            strawberry.argument(description="Only tables of this kind (null: every kind)."),
+        ] = None,
     ) -> AsyncGenerator[GameSummary, None]:
         context = info.context
         context.caller  # noqa: B018 - a token the store could not check yet: UNAVAILABLE here
@@ -114,6 +130,11 @@ class GameChange:
         description="Exactly the actions `act` accepts from the caller right after the event."
     )
     event: GameEvent = strawberry.field(description="The event, as the caller may see it.")
+    clock: GameClock | None = strawberry.field(
+        default=None,
+        description="A timed table's clock right after the event (its `now`: the event's "
+        "time on the clock); null for a table without a time control.",
+    )
 
 
 async def game_entries(

@@ -11,60 +11,96 @@ import strawberry
 from strawberry.scalars import JSON
 
 from domain import table as tables
+from service.api.graphql.clocktypes import GameClock
 from service.api.graphql.gameviews import GameView
 from service.app.errors import BadInput
 
 MAX_PAGE = 200
 
 
-@strawberry.enum
+@strawberry.enum(
+    description="A game the server plays; its rules version is `Game.rulesVersion`, its static "
+    "data `catalog(kind)`, its actions `actionCatalog(kind)`."
+)
 class GameKind(Enum):
-    IMHOTEP = "imhotep"
-    AMUN_RE = "amun_re"
+    _value_: str  # the domain's kind ("imhotep"), for the type checker (values are described)
+
+    IMHOTEP = strawberry.enum_value("imhotep", description="Imhotep, 2-4 players.")
+    AMUN_RE = strawberry.enum_value(
+        "amun_re", description="Amun-Re, 3-5 players, with the Expanded Pack modules as options."
+    )
 
 
-@strawberry.enum
+@strawberry.enum(description="Where a table is in its life.")
 class GameStatus(Enum):
-    OPEN = tables.OPEN
-    ACTIVE = tables.ACTIVE
-    FINISHED = tables.FINISHED
-    ABANDONED = tables.ABANDONED
+    _value_: str  # the table status (domain.table), for the type checker
+
+    OPEN = strawberry.enum_value(tables.OPEN, description="Waiting for players; seats are free.")
+    ACTIVE = strawberry.enum_value(
+        tables.ACTIVE, description="Being played: every seat is taken and the game has started."
+    )
+    FINISHED = strawberry.enum_value(
+        tables.FINISHED, description="Over: `result` holds the scores and winners."
+    )
+    ABANDONED = strawberry.enum_value(
+        tables.ABANDONED, description="Given up before the end (`abandonGame`); no result."
+    )
 
 
-@strawberry.type
+@strawberry.type(description="A registered player (open registration, `registerPlayer`).")
 class Player:
-    id: strawberry.ID
-    name: str
+    id: strawberry.ID = strawberry.field(description="The player's id (stable).")
+    name: str = strawberry.field(description="The name shown to others (not unique).")
 
 
-@strawberry.type
+@strawberry.type(description="What `registerPlayer` returns: the new player and its token.")
 class PlayerSession:
-    player: Player
+    player: Player = strawberry.field(description="The player just registered.")
     token: str = strawberry.field(description="Shown once; the server keeps only its hash.")
 
 
-@strawberry.type
+@strawberry.type(description="One seat of a table and who holds it.")
 class Seat:
-    seat: int
-    player: Player | None
-    is_bot: bool
-    strategy: str | None = None
+    seat: int = strawberry.field(description="The seat number, 0-based in seating order.")
+    player: Player | None = strawberry.field(
+        description="The player seated here; null for a free seat or a bot."
+    )
+    is_bot: bool = strawberry.field(description="A server-side bot plays this seat (`addBot`).")
+    strategy: str | None = strawberry.field(
+        default=None, description="The bot's strategy (`addBot`); null for a human seat."
+    )
+    taken_over: bool = strawberry.field(
+        default=False,
+        description="A bot of the table's take-over level plays the seat since its player's "
+        "time ran out (zombie); `reclaimSeat` gives it back.",
+    )
 
 
-@strawberry.type
+@strawberry.type(description="The outcome of a finished game.")
 class GameResult:
-    scores: list[int]
-    winners: list[int]
-    ranks: list[int]
+    scores: list[int] = strawberry.field(description="Final score (points or VP) per seat.")
+    winners: list[int] = strawberry.field(description="The winning seats (several on a tie).")
+    ranks: list[int] = strawberry.field(
+        description="Rank per seat, 1 = first; tied seats share a rank."
+    )
 
 
-@strawberry.type
+@strawberry.type(description="One entry of a game's log, as the caller may see it.")
 class GameEvent:
-    version: int
-    at: datetime
-    seat: int | None
-    type: str
-    data: JSON
+    version: int = strawberry.field(
+        description="The event's number in the game's log (1 = first; `Game.version` is the last)."
+    )
+    at: datetime = strawberry.field(description="When the event was recorded (UTC).")
+    seat: int | None = strawberry.field(
+        description="The seat the event is about; null for events no seat caused."
+    )
+    type: str = strawberry.field(
+        description="The event type in snake_case (each game's rules spec names them)."
+    )
+    data: JSON = strawberry.field(
+        description="The event's data, redacted for the caller (hidden information becomes a "
+        "count or is left out)."
+    )
     automatic: bool = strawberry.field(
         description="True for a step nobody chose (the only legal option, applied at once)."
     )
@@ -91,10 +127,12 @@ class Node:
         raise NotImplementedError  # each type implementing the interface resolves it
 
 
-@strawberry.type
+@strawberry.type(description="Relay page information of a connection.")
 class PageInfo:
-    has_next_page: bool
-    end_cursor: str | None
+    has_next_page: bool = strawberry.field(description="More items follow this page.")
+    end_cursor: str | None = strawberry.field(
+        description="The cursor of this page's last item, to pass as `after` for the next page."
+    )
     has_previous_page: bool = strawberry.field(
         default=False, description="Whether items come before this page (an `after` was given)."
     )
@@ -113,18 +151,20 @@ class PageInfo:
         )
 
 
-@strawberry.type
+@strawberry.type(description="An event of a page, with its cursor.")
 class GameEventEdge:
-    cursor: str
-    node: GameEvent
+    cursor: str = strawberry.field(description="Pass as `after` to read the events after it.")
+    node: GameEvent = strawberry.field(description="The event.")
 
 
-@strawberry.type
+@strawberry.type(description="A page of a game's log (Relay connection).")
 class GameEventConnection:
-    edges: list[GameEventEdge]
-    nodes: list[GameEvent]
-    page_info: PageInfo
-    total_count: int
+    edges: list[GameEventEdge] = strawberry.field(description="The page's events with cursors.")
+    nodes: list[GameEvent] = strawberry.field(description="The page's events.")
+    page_info: PageInfo = strawberry.field(description="Where this page lies.")
+    total_count: int = strawberry.field(
+        description="Events of the log the caller may see, over all pages."
+    )
 
 
 def encode_cursor(prefix: str, value: int | str) -> str:
@@ -153,45 +193,59 @@ def page_size(first: int | None, default: int = 50) -> int:
     return first
 
 
-@strawberry.type
+@strawberry.type(
+    description="Whether the caller may take its last action back now (`requestUndo`)."
+)
 class UndoStatus:
     allowed: bool = strawberry.field(description="The caller may take its last action back.")
     immediate: bool = strawberry.field(description="Without asking the other seats.")
-    to_version: int | None
-    reason: str
+    to_version: int | None = strawberry.field(
+        description="The version the game would return to; null when not allowed."
+    )
+    reason: str = strawberry.field(description="Why it is allowed or not, in words.")
 
 
-@strawberry.type
+@strawberry.type(description="An undo asked for and waiting for the other seats' answers.")
 class UndoRequest:
-    version: int
-    seat: int
-    to_version: int
+    version: int = strawberry.field(description="The game's version when it was asked.")
+    seat: int = strawberry.field(description="The seat that asked.")
+    to_version: int = strawberry.field(description="The version the game would return to.")
     waiting: list[int] = strawberry.field(description="Seats whose answer is still needed.")
 
 
-@strawberry.type
+@strawberry.type(
+    description="The result of `verifyLog`: the hash chain, the seed against its commitment "
+    "and every event replayed through the rules."
+)
 class LogVerification:
-    ok: bool
-    checked_events: int
+    ok: bool = strawberry.field(description="Every checked event holds.")
+    checked_events: int = strawberry.field(description="How many events were checked.")
     bad_version: int | None = strawberry.field(description="The first event that does not hold.")
-    reason: str | None
+    reason: str | None = strawberry.field(
+        description="What does not hold at `badVersion`; null when ok."
+    )
 
 
-@strawberry.type
+@strawberry.type(description="One step of `Game.replay`: an event and the state after it.")
 class ReplayStep:
-    event: GameEvent
+    event: GameEvent = strawberry.field(description="The event (as the caller may see it).")
     state: JSON = strawberry.field(description="The state right after the event.")
     view: GameView | None = strawberry.field(
         default=None,
         description="The state right after the event as typed GraphQL (the same information "
         "as `state`); null before the game starts.",
     )
+    clock: GameClock | None = strawberry.field(
+        default=None,
+        description="A timed table's clock right after the event (each seat's thinking time "
+        "so far and remaining time, from the log's own times); null without a time control.",
+    )
 
 
-@strawberry.type
+@strawberry.type(description="Where a forked game (`forkGame`) comes from.")
 class ForkSource:
-    game_id: strawberry.ID
-    version: int
+    game_id: strawberry.ID = strawberry.field(description="The game it was forked from.")
+    version: int = strawberry.field(description="The version of that game it starts from.")
     seats: list[int] | None = strawberry.field(
         description="The seats whose view the fork of an unfinished game was dealt from (what "
         "they could not see was re-dealt); null for the fork of a finished game, which replays "
@@ -199,11 +253,18 @@ class ForkSource:
     )
 
 
-@strawberry.input
+@strawberry.input(description="A new table (`createGame`).")
 class CreateGameInput:
-    kind: GameKind
-    seats: int
-    options: JSON | None = None
+    kind: GameKind = strawberry.field(description="Which game.")
+    seats: int = strawberry.field(
+        description="Number of seats (Imhotep 2-4, Amun-Re 3-5: `catalog(kind) players`)."
+    )
+    options: JSON | None = strawberry.field(
+        default=None,
+        description="Table options as a JSON object, named by each game's rules (Imhotep: the "
+        "sites' sides and its variants; Amun-Re: the Expanded Pack modules and the scoring "
+        "variants); unknown or invalid options are BAD_INPUT. Null: the defaults.",
+    )
     seed: str | None = strawberry.field(
         default=None,
         description="Makes the game deterministic (the same seed and actions give the same "

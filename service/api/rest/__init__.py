@@ -26,6 +26,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from service.api.rest import board, catalog, games, players, readmodels, timeline
+from service.api.rest.examples import INLINE_EXAMPLES, SCHEMA_EXAMPLES
 from service.api.rest.presenters import present_event, present_game, present_summary
 from service.api.rest.problems import HANDLERS, MEDIA_TYPE, problem
 
@@ -98,7 +99,8 @@ def rest_app(runtime_of: Callable[[], Any]) -> FastAPI:
 
 def document(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document of ``app``, with what FastAPI does not write by itself: failures are
-    ``application/problem+json``, and the bearer token is optional (a spectator sends none)."""
+    ``application/problem+json``, the bearer token is optional (a spectator sends none), and
+    the bodies carry their examples (``examples``)."""
     doc = get_openapi(
         title=app.title,
         version=app.version,
@@ -114,9 +116,35 @@ def document(app: FastAPI) -> dict[str, Any]:
                 content = response.get("content", {})
                 if int(status) >= 400 and "application/json" in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
+    with_examples(doc)
     doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
     doc["security"] = [{}, {"bearer": []}]
     return doc
+
+
+def with_examples(doc: dict[str, Any]) -> None:
+    """The examples of ``examples``: on the component schemas (JSON Schema ``examples``), and
+    on each request body as OpenAPI Example Objects (named, with a summary)."""
+    schemas = doc["components"]["schemas"]
+    for name, listed in SCHEMA_EXAMPLES.items():
+        if name in schemas:
+            schemas[name]["examples"] = [value for _, value in listed]
+    for operations in doc["paths"].values():
+        for operation in operations.values():
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "").rpartition("/")[2]
+                named = SCHEMA_EXAMPLES.get(ref) or INLINE_EXAMPLES.get(operation["operationId"])
+                if named:
+                    media["examples"] = {
+                        slug(summary): {"summary": summary, "value": value}
+                        for summary, value in named
+                    }
+
+
+def slug(summary: str) -> str:
+    """An example's name in the document: its summary in lower case, words joined by '-'."""
+    words = "".join(c if c.isalnum() else " " for c in summary.lower()).split()
+    return "-".join(words)
 
 
 def unstarted() -> Any:

@@ -16,10 +16,11 @@ from service.api.rest.models import (
     Game,
     GamePage,
     JoinGame,
+    ReclaimSeat,
 )
 from service.api.rest.presenters import present_events, present_game, presented
 from service.api.rest.problems import errors
-from service.api.rest.readmodels import Listed, summary_rows
+from service.api.rest.readmodels import Listed, summary_count, summary_rows
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
 from service.app import numbering
 
@@ -43,7 +44,8 @@ async def games(rt: Runtime, caller: Caller, listed: Listed) -> Any:
     for row in rows:
         game = await run(rt, rt.app.tables.get, row["game_id"])
         items.append(await presented(rt, game, caller))
-    return {"items": items, "nextCursor": next_cursor}
+    total = await summary_count(rt, listed)
+    return {"items": items, "nextCursor": next_cursor, "totalCount": total}
 
 
 @router.post(
@@ -131,6 +133,27 @@ async def abandon_game(
 
 
 @router.post(
+    "/games/{id}/reclaim",
+    tags=["games"],
+    operation_id="reclaimSeat",
+    summary="Take back your seat that a bot plays since your time ran out",
+    description="A timed table whose policy is `takeover`: the bot stops, and you are on the "
+    "clock again from the seat's next turn with a full move or bank. The game still counts as "
+    "a loss for you in ratings.",
+    response_model=Game,
+    responses=errors(401, 403, 404, 409, 422),
+)
+async def reclaim_seat(
+    rt: Runtime,
+    caller: Caller,
+    game_id: GameId,
+    body: Annotated[ReclaimSeat, Body(default_factory=ReclaimSeat)],
+) -> Any:
+    game = await run(rt, rt.app.clocks.reclaim, caller, game_id, body.seat)
+    return await presented(rt, game, caller)
+
+
+@router.post(
     "/games/{id}/actions",
     tags=["play"],
     operation_id="act",
@@ -164,6 +187,6 @@ async def act(
     )
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
     return {
-        "game": present_game(game, caller, log),
+        "game": present_game(game, caller, log, rt.app.clocks.now()),
         "events": present_events(game.table, records, caller, log),
     }

@@ -8,7 +8,7 @@ presenters forbid undeclared members: a presenter that adds one without declarin
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -107,11 +107,19 @@ class JoinGame(Body):
 
 class AddBot(Body):
     seat: MaybeCount = Field(None, description="The first free seat if none is given.")
-    strategy: str | None = Field(None, description='The bot\'s strategy, e.g. "random".')
+    strategy: str | None = Field(
+        None,
+        description='The bot\'s level: "random" (the default), "greedy" or "mcts" '
+        '(README "Bot levels").',
+    )
 
 
 class AbandonGame(Body):
     reason: str | None = None
+
+
+class ReclaimSeat(Body):
+    seat: MaybeCount = Field(None, description="Which of your seats (default: every one).")
 
 
 #: the ``action`` of ``act``: one of the actions declared in the domain (``domain.actions``)
@@ -184,6 +192,38 @@ class Seat(Shown):
     player: Player | None
     is_bot: bool
     strategy: str | None
+    taken_over: bool = Field(
+        False,
+        description="A bot of the table's take-over level plays the seat since its player's "
+        "time ran out (zombie); `POST /games/{id}/reclaim` gives it back.",
+    )
+
+
+class SeatClock(Shown):
+    """One seat's clock."""
+
+    seat: int
+    remaining_ms: int = Field(description="Time the seat has left now, in milliseconds.")
+    deadline: Timestamp | None = Field(description="When its time runs out while it must act.")
+    running: bool = Field(description="The seat is on the clock now.")
+    taken_over: bool = Field(description="A bot plays the seat since its time ran out.")
+    timed_out: bool = Field(description="Its time ran out at least once (a loss in ratings).")
+    thinking_ms: int = Field(description="Time spent on its turns so far, in milliseconds.")
+    turns: int = Field(description="How many of its turns were timed.")
+
+
+class GameClock(Shown):
+    """A timed table's clock (the table option `clock`)."""
+
+    mode: Literal["move", "bank"]
+    move_ms: int | None
+    bank_ms: int | None
+    increment_ms: int | None
+    on_expiry: Literal["takeover", "abandon"]
+    bot: str = Field(description="The level of the bot that takes a seat over.")
+    now: Timestamp | None = Field(description="The time the clock was read at.")
+    deadline: Timestamp | None = Field(description="The earliest deadline of a seat.")
+    seats: list[SeatClock]
 
 
 class GameResult(Shown):
@@ -233,6 +273,9 @@ class Game(Shown):
     )
     created_at: Timestamp
     updated_at: Timestamp
+    clock: GameClock | None = Field(
+        None, description="The table's clock now; null for a table without a time control."
+    )
 
 
 class GameEvent(Shown):
@@ -250,6 +293,9 @@ class GameEvent(Shown):
 class GamePage(Shown):
     items: list[Game]
     next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
+    total_count: int = Field(
+        description="How many games match the filters, over every page (not this page alone)."
+    )
 
 
 class ActResult(Shown):
@@ -265,6 +311,9 @@ class EventPage(Shown):
 class ReplayStep(Shown):
     event: GameEvent
     state: JsonObject
+    clock: GameClock | None = Field(
+        None, description="A timed table's clock right after the event (null: no clock)."
+    )
 
 
 class ReplayPage(Shown):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from domain import actions
 from service.api.rest.routing import run
 from service.app import numbering, views
+from service.app.clocks import clock_view, clock_view_at
 
 #: who is asking (``service.app``'s ``Caller``); typed loosely so that the REST layer does not
 #: depend on where the application keeps it
@@ -16,14 +18,15 @@ Caller = Any
 async def presented(rt: Any, game: Any, caller: Caller) -> dict[str, Any]:
     """``present_game`` with the caller's log (``numbering.Timeline``), read on the workers."""
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)
-    return present_game(game, caller, log)
+    return present_game(game, caller, log, rt.app.clocks.now())
 
 
 def present_game(
-    game: Any, caller: Caller, log: numbering.Timeline | None = None
+    game: Any, caller: Caller, log: numbering.Timeline | None = None, now: int | None = None
 ) -> dict[str, Any]:
     """``log``: the caller's log, whose numbers and last time the game shows (default: the log
-    itself, for a game that hides no entry from the caller)."""
+    itself, for a game that hides no entry from the caller); ``now``: the application's time,
+    for a timed table's clock (default: the latest time its log recorded)."""
     table = game.table
     log = log or numbering.Timeline(game.version, game.modified_on)
     return {
@@ -40,6 +43,7 @@ def present_game(
                 "player": {"id": s["player_id"], "name": s["name"]} if s["player_id"] else None,
                 "isBot": s["is_bot"],
                 "strategy": s["strategy"],
+                "takenOver": s["taken_over"],
             }
             for s in views.seat_list(table)
         ],
@@ -54,6 +58,40 @@ def present_game(
         **ranking(table.unranked_reason(imported=game.imported_by is not None)),
         "createdAt": game.created_on.isoformat(),
         "updatedAt": log.updated.isoformat(),
+        "clock": present_clock(clock_view_at(table) if now is None else clock_view(table, now)),
+    }
+
+
+def present_clock(view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A timed table's clock (``service.app.clocks.clock_view``) as REST shows it."""
+    if view is None:
+        return None
+
+    def instant(ms: int | None) -> str | None:
+        return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+    return {
+        "mode": view["mode"],
+        "moveMs": view["move_ms"],
+        "bankMs": view["bank_ms"],
+        "incrementMs": view["increment_ms"],
+        "onExpiry": view["on_expiry"],
+        "bot": view["bot"],
+        "now": instant(view["now"]),
+        "deadline": instant(view["deadline"]),
+        "seats": [
+            {
+                "seat": s["seat"],
+                "remainingMs": s["remaining_ms"],
+                "deadline": instant(s["deadline"]),
+                "running": s["running"],
+                "takenOver": s["taken_over"],
+                "timedOut": s["timed_out"],
+                "thinkingMs": s["thinking_ms"],
+                "turns": s["turns"],
+            }
+            for s in view["seats"]
+        ],
     }
 
 
@@ -133,6 +171,9 @@ def present_profile(row: dict[str, Any]) -> dict[str, Any]:
         "averageScore": row["total_score"] / played if played else 0.0,
         "byKind": row["by_kind"],
         "recentGames": row["recent"],
+        "averageThinkingMs": row["thinking_ms"] / row["timed_turns"]
+        if row.get("timed_turns")
+        else None,
     }
 
 

@@ -46,6 +46,9 @@ class GameSummary(Shown):
 class SummaryPage(Shown):
     items: list[GameSummary]
     next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
+    total_count: int = Field(
+        description="How many games match the filters, over every page (not this page alone)."
+    )
 
 
 class Profile(Shown):
@@ -56,6 +59,11 @@ class Profile(Shown):
     average_score: float
     by_kind: dict[str, JsonObject]
     recent_games: list[JsonObject]
+    average_thinking_ms: float | None = Field(
+        None,
+        description="Average thinking time per timed turn over the player's finished games at "
+        "timed tables, in milliseconds (null: none yet).",
+    )
 
 
 class Rating(BaseModel):
@@ -73,6 +81,7 @@ class Rating(BaseModel):
 
 class Leaderboard(Shown):
     items: list[Rating]
+    total_count: int = Field(description="How many players the leaderboard ranks, every page.")
 
 
 class ScoringSource(BaseModel):

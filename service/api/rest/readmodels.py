@@ -73,6 +73,21 @@ def listing(
 Listed = Annotated[Listing, Depends(listing)]
 
 
+async def summary_count(rt: Any, listed: Listing, *, lobby: bool = False) -> int:
+    """How many games the listing's filters match, over every page (one SQL ``COUNT``)."""
+    return int(
+        await run(
+            rt,
+            rt.app.readmodels.count_summaries,
+            kind=listed.kind,
+            status=listed.status,
+            player_id=listed.player_id,
+            options=listed.options,
+            lobby=lobby,
+        )
+    )
+
+
 async def summary_rows(
     rt: Any, listed: Listing, *, lobby: bool = False
 ) -> tuple[list[dict[str, Any]], str | None]:
@@ -115,7 +130,12 @@ KindOfPath = Annotated[str, Depends(kind_in_path)]
 )
 async def summaries(rt: Runtime, listed: Listed) -> Any:
     rows, next_cursor = await summary_rows(rt, listed)
-    return {"items": [present_summary(r) for r in rows], "nextCursor": next_cursor}
+    total = await summary_count(rt, listed)
+    return {
+        "items": [present_summary(r) for r in rows],
+        "nextCursor": next_cursor,
+        "totalCount": total,
+    }
 
 
 @router.get(
@@ -128,7 +148,12 @@ async def summaries(rt: Runtime, listed: Listed) -> Any:
 )
 async def lobby(rt: Runtime, listed: Listed) -> Any:
     rows, next_cursor = await summary_rows(rt, listed, lobby=True)
-    return {"items": [present_summary(r) for r in rows], "nextCursor": next_cursor}
+    total = await summary_count(rt, listed, lobby=True)
+    return {
+        "items": [present_summary(r) for r in rows],
+        "nextCursor": next_cursor,
+        "totalCount": total,
+    }
 
 
 @router.get(
@@ -156,7 +181,8 @@ async def profile(rt: Runtime, player_id: Annotated[str, Path(alias="id")]) -> A
 )
 async def leaderboard(rt: Runtime, kind: KindOfPath, limit: Limit = 50, offset: Offset = 0) -> Any:
     rows = await run(rt, rt.app.readmodels.leaderboard, kind, limit, offset)
-    return present_ratings(rows, offset)
+    total = await run(rt, rt.app.readmodels.count_ratings, kind)
+    return {**present_ratings(rows, offset), "totalCount": total}
 
 
 @router.get(

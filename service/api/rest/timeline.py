@@ -18,10 +18,11 @@ from service.api.rest.models import (
     Verification,
 )
 from service.api.rest.params import Count, JsonObject, Limit, MaybeVersion
-from service.api.rest.presenters import present_event, presented
+from service.api.rest.presenters import present_clock, present_event, presented
 from service.api.rest.problems import errors
 from service.api.rest.routing import Caller, JsonRoute, Runtime, body_limit, run
 from service.app import numbering, views
+from service.app.clocks import clock_view_at
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -95,6 +96,7 @@ async def replay(
             {
                 "event": present_event(views.event(current.table, entry, caller, log)),
                 "state": views.state(table, caller, revealed=revealed),
+                "clock": present_clock(clock_view_at(table)),
             }
             for table, entry in rt.app.audit.replay(str(current.id), *window)
             if log.sees(entry.version)
