@@ -15,6 +15,12 @@ const IMHOTEP_SITES = [
   ["burial_chamber", "Burial chamber"], ["obelisks", "Obelisks"],
 ];
 const IMHOTEP_COLOURS = ["black", "white", "brown", "gray"];
+//: the bot levels a table offers (README "Bot levels"; addBot's `strategy`)
+const BOT_LEVELS = [
+  ["random", "random (instant, plays any legal move)"],
+  ["greedy", "greedy (best immediate gain)"],
+  ["mcts", "mcts (searches; the strongest)"],
+];
 const AMUNRE_FLAGS = [
   ["classic_bank_majority", "Classic bank majority"],
   ["no_farmer_points", "No farmer points"],
@@ -30,7 +36,7 @@ function problem(failure) {
 }
 
 // A one-line description of a table's options.
-export function describeOptions(kind, options) {
+export function describeOptions(kind, options, clock = null) {
   const parts = [];
   if (!options) return "";
   if (kind === "IMHOTEP") {
@@ -49,7 +55,30 @@ export function describeOptions(kind, options) {
   if (options.start_player !== undefined && options.start_player !== "random") {
     parts.push(`seat ${options.start_player} starts`);
   }
+  const timed = describeClock(clock);
+  if (timed) parts.push(timed);
   return parts.join(" · ");
+}
+
+function minutes(ms) {
+  const s = Math.round(ms / 1000);
+  return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+}
+
+// A table's time control in words ("" for none): `Game.clock` (its enums upper-case) or
+// createGame's `clock` option (lower-case).
+export function describeClock(clock) {
+  const mode = clock && clock.mode ? clock.mode.toLowerCase() : "none";
+  if (mode === "none") return "";
+  const when = (clock.onExpiry || "").toLowerCase() === "abandon" ? "abandoned on expiry"
+    : `a ${clock.bot || "random"} bot takes over on expiry`;
+  if (mode === "move") return `${minutes(clock.moveMs)} per move, ${when}`;
+  return `${minutes(clock.bankMs)} + ${Math.round((clock.incrementMs || 0) / 1000)} s per move, ${when}`;
+}
+
+function levelSelect(id, label) {
+  return h("select", {id, "data-testid": id, "aria-label": label},
+    BOT_LEVELS.map(([value, text]) => h("option", {value}, text)));
 }
 
 function seatList(summary) {
@@ -132,6 +161,51 @@ export async function showLobby(root) {
     const start = h("select", {id: "create-start", "data-testid": "create-start"});
     const options = h("fieldset", {class: "options"});
     const controls = {};
+    const clockMode = h("select", {id: "clock-mode", "data-testid": "clock-mode"},
+      h("option", {value: "none"}, "none (untimed)"),
+      h("option", {value: "move"}, "a deadline per move"),
+      h("option", {value: "bank"}, "a time bank plus an increment"));
+    const number = (id, value, min, label) => h("input", {id, "data-testid": id, type: "number",
+      min, step: "any", value, "aria-label": label, class: "short"});
+    const moveMinutes = number("clock-move", "1440", "0.02", "minutes per move");
+    const bankMinutes = number("clock-bank", "10", "0.02", "minutes in the bank");
+    const incrementSeconds = number("clock-increment", "20", "0", "seconds added after each move");
+    const onExpiry = h("select", {id: "clock-expiry", "data-testid": "clock-expiry"},
+      h("option", {value: "takeover"}, "a bot takes the seat over"),
+      h("option", {value: "abandon"}, "the game is abandoned"));
+    const takeoverLevel = levelSelect("clock-bot", "level of the bot that takes over");
+    const clockBox = h("fieldset", {class: "options"}, h("legend", {}, "Time control"),
+      h("div", {class: "row"}, h("label", {for: "clock-mode"}, "Clock"), clockMode));
+    function drawClock() {
+      clockBox.replaceChildren(h("legend", {}, "Time control"),
+        h("div", {class: "row"}, h("label", {for: "clock-mode"}, "Clock"), clockMode));
+      if (clockMode.value === "move") {
+        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-move"}, "Minutes per move"), moveMinutes));
+      } else if (clockMode.value === "bank") {
+        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-bank"}, "Minutes in the bank"), bankMinutes),
+          h("div", {class: "row"}, h("label", {for: "clock-increment"}, "Seconds added per move"), incrementSeconds));
+      }
+      if (clockMode.value !== "none") {
+        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-expiry"}, "When time runs out"), onExpiry));
+        if (onExpiry.value === "takeover") {
+          clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-bot"}, "Take-over bot"), takeoverLevel));
+        }
+      }
+    }
+    clockMode.addEventListener("change", drawClock);
+    onExpiry.addEventListener("change", drawClock);
+    drawClock();
+    function chosenClock() {
+      if (clockMode.value === "none") return null;
+      const clock = {mode: clockMode.value, onExpiry: onExpiry.value};
+      if (onExpiry.value === "takeover") clock.bot = takeoverLevel.value;
+      if (clockMode.value === "move") clock.moveMs = Math.round(Number(moveMinutes.value) * 60000);
+      else {
+        clock.bankMs = Math.round(Number(bankMinutes.value) * 60000);
+        clock.incrementMs = Math.round(Number(incrementSeconds.value) * 1000);
+      }
+      return clock;
+    }
 
     function drawSeats() {
       const k = KINDS[kind.value];
@@ -190,6 +264,8 @@ export async function showLobby(root) {
         for (const [key] of AMUNRE_FLAGS) out[key] = controls[key].checked;
       }
       out.start_player = start.value === "random" ? "random" : Number(start.value);
+      const clock = chosenClock();
+      if (clock) out.clock = clock;
       return out;
     }
 
@@ -207,6 +283,7 @@ export async function showLobby(root) {
       h("div", {class: "row"}, h("label", {for: "create-kind"}, "Game"), kind,
         h("label", {for: "create-seats"}, "Seats"), seats),
       options,
+      clockBox,
       h("div", {class: "row"}, h("label", {for: "create-start"}, "Start player"), start),
       h("div", {class: "row"}, h("label", {for: "create-seed"}, "Seed (unranked)"), seed),
       h("div", {class: "row check"}, sit, h("label", {for: "create-sit"}, "Take seat 0 myself")),
@@ -232,8 +309,9 @@ export async function showLobby(root) {
         buttons.push(h("button", {type: "button", "data-testid": `join-${summary.gameId}`,
           onclick: () => seatAction(JOIN_GAME, summary.gameId, "joinGame")}, "Join"));
       }
-      buttons.push(h("button", {type: "button", "data-testid": `bot-${summary.gameId}`,
-        onclick: () => seatAction(ADD_BOT, summary.gameId, "addBot")}, "Add a bot"));
+      const level = levelSelect(`bot-level-${summary.gameId}`, "level of the bot to add");
+      buttons.push(level, h("button", {type: "button", "data-testid": `bot-${summary.gameId}`,
+        onclick: () => seatAction(ADD_BOT, summary.gameId, "addBot", {strategy: level.value})}, "Add a bot"));
     }
     buttons.push(h("a", {href: `/games/${encodeURIComponent(summary.gameId)}`, "data-link": true,
       class: "button", "data-testid": `open-${summary.gameId}`}, open ? "Open" : (seated ? "Play" : "Watch")));
@@ -243,13 +321,14 @@ export async function showLobby(root) {
         h("span", {class: "muted"}, ` · ${summary.seats.length} seats · `),
         h("span", {"data-testid": "free-seats"}, `${summary.freeSeats} free`),
         summary.ranked ? null : h("span", {class: "muted"}, ` · unranked (${summary.unrankedReason})`)),
-      h("div", {class: "muted", "data-testid": "options"}, describeOptions(summary.kind, summary.options)),
+      h("div", {class: "muted", "data-testid": "options"},
+        describeOptions(summary.kind, summary.options, clocks.get(summary.gameId))),
       seatList(summary),
       h("div", {class: "row"}, buttons));
   }
 
-  async function seatAction(mutation, gameId, field) {
-    const data = await run(() => gql(mutation, {gameId}));
+  async function seatAction(mutation, gameId, field, extra = {}) {
+    const data = await run(() => gql(mutation, {gameId, ...extra}));
     if (!data) return;
     const game = data[field];
     if (game.status === "ACTIVE" && game.mySeat !== null && game.mySeat !== undefined) {
@@ -265,6 +344,7 @@ export async function showLobby(root) {
       : h("p", {class: "muted"}, empty));
   }
 
+  let clocks = new Map(); // open tables' time controls, by game id (none: not timed)
   let loading = null;
   let again = false;
   async function refresh() {
@@ -278,6 +358,7 @@ export async function showLobby(root) {
         try {
           const data = await gql(LOBBY, {first: 50});
           if (!alive) return;
+          clocks = new Map(data.timed.nodes.map((game) => [game.id, game.clock]));
           list(tables, data.lobby.nodes, "No open table: create one.", {open: true});
           list(running, data.running.nodes, "No game is running.", {open: false});
           const me = player();

@@ -5,7 +5,7 @@
 
 import {gql, subscribe, token} from "./api.js";
 import {navigate} from "./app.js";
-import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, REQUEST_UNDO} from "./queries.js";
+import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, RECLAIM_SEAT, REQUEST_UNDO} from "./queries.js";
 import {h} from "./svg.js";
 
 const BOARDS = {IMHOTEP: "./boards/imhotep.js", AMUN_RE: "./boards/amunre.js"};
@@ -28,6 +28,21 @@ export function seatNames(game) {
     names[seat.seat] = seat.isBot ? `Bot ${seat.seat}` : seat.player ? seat.player.name : `Seat ${seat.seat}`;
   }
   return names;
+}
+
+// "1:05:09", "4:07", "0:03" from milliseconds (never negative)
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+// What a seat has left at this instant: the server read `remainingMs` when it answered
+// (`readAt`, this browser's time); a running seat's time has counted down since.
+function leftNow(seatClock, readAt) {
+  return seatClock.running ? seatClock.remainingMs - (Date.now() - readAt) : seatClock.remainingMs;
 }
 
 function problem(failure) {
@@ -60,6 +75,8 @@ export async function showPlay(root, {gameId}) {
   const boardBox = h("div", {class: "board-box", "data-testid": "board"});
   const actions = h("div", {class: "actions", "data-testid": "actions"});
   const undo = h("div", {class: "undo", "data-testid": "undo"});
+  const clockBox = h("div", {class: "clock", "data-testid": "clock"});
+  let readAt = Date.now();
   const replay = h("button", {type: "button", "data-testid": "replay", onclick: () =>
     navigate(`/games/${encodeURIComponent(gameId)}?v=${game.version}`)}, "Replay");
 
@@ -69,7 +86,7 @@ export async function showPlay(root, {gameId}) {
     facts, message,
     h("div", {class: "play"}, boardBox,
       h("aside", {class: "side", "aria-label": "Your moves"},
-        h("h2", {}, "Moves"), actions, h("h2", {}, "Undo"), undo)));
+        clockBox, h("h2", {}, "Moves"), actions, h("h2", {}, "Undo"), undo)));
 
   async function act(action) {
     if (busy) return;
@@ -125,7 +142,48 @@ export async function showPlay(root, {gameId}) {
     h("p", {class: "muted small"}, can.reason));
   }
 
+  // The table's clock (timed tables only): every seat's time, ticking for the seats on the
+  // clock, who is played by a bot since their time ran out, and the way back for the viewer.
+  function drawClock() {
+    const clock = game.clock;
+    clockBox.replaceChildren();
+    if (!clock) return;
+    const names = seatNames(game);
+    const rule = clock.mode === "MOVE" ? `${clockText(clock.moveMs)} per move`
+      : `${clockText(clock.bankMs)} + ${Math.round(clock.incrementMs / 1000)} s per move`;
+    const expiry = clock.onExpiry === "ABANDON" ? "the game is abandoned when a time runs out"
+      : `a ${clock.bot} bot takes a seat over when its time runs out`;
+    clockBox.append(h("h2", {}, "Clock"), h("p", {class: "muted small"}, `${rule}; ${expiry}.`));
+    const bots = new Set(game.seats.filter((seat) => seat.isBot).map((seat) => seat.seat));
+    clockBox.append(h("ul", {class: "clock-seats"}, clock.seats.map((seatClock) => h("li", {
+      class: seatClock.running ? "running" : "", "data-testid": `clock-${seatClock.seat}`,
+    },
+    h("span", {}, names[seatClock.seat] || `Seat ${seatClock.seat}`), " ",
+    bots.has(seatClock.seat) && !seatClock.takenOver
+      ? h("span", {class: "muted"}, "a bot: not timed")
+      : h("strong", {"data-remaining": String(seatClock.seat)}, clockText(leftNow(seatClock, readAt))),
+    seatClock.running ? h("span", {class: "muted"}, " · on the clock") : "",
+    seatClock.takenOver ? h("span", {class: "badge", "data-testid": `taken-over-${seatClock.seat}`}, " played by a bot") : "",
+    seatClock.timedOut && !seatClock.takenOver ? h("span", {class: "muted"}, " (timed out once)") : ""))));
+    const mine = game.mySeat !== null && game.mySeat !== undefined
+      ? clock.seats.find((c) => c.seat === game.mySeat) : null;
+    if (mine && mine.takenOver && game.status === "ACTIVE") {
+      clockBox.append(h("button", {type: "button", "data-testid": "reclaim",
+        onclick: () => mutate(RECLAIM_SEAT, {gameId})}, "Reclaim my seat"));
+    }
+  }
+
+  function tickClock() {
+    if (!game.clock) return;
+    for (const seatClock of game.clock.seats) {
+      const cell = clockBox.querySelector(`[data-remaining="${seatClock.seat}"]`);
+      if (cell) cell.textContent = clockText(leftNow(seatClock, readAt));
+    }
+  }
+  const ticker = setInterval(tickClock, 1000);
+
   function draw() {
+    drawClock();
     const names = seatNames(game);
     const you = game.mySeat !== null && game.mySeat !== undefined ? `you are ${names[game.mySeat]} (seat ${game.mySeat})` : "you are watching (spectator view)";
     heading.textContent = `${KIND_NAMES[game.kind] || game.kind} · ${game.status === "OPEN" ? "waiting for players" : game.status.toLowerCase()}`;
@@ -178,6 +236,7 @@ export async function showPlay(root, {gameId}) {
           const data = await gql(GAME, {id: gameId});
           if (!alive || !data.game) return;
           game = data.game; // one read at a time: answers arrive in order
+          readAt = Date.now();
           draw();
         } catch (failure) {
           if (alive) message.replaceChildren(problem(failure));
@@ -219,6 +278,7 @@ export async function showPlay(root, {gameId}) {
   return () => {
     alive = false;
     stop();
+    clearInterval(ticker);
     window.removeEventListener("resize", onResize);
   };
 }

@@ -75,6 +75,8 @@ fragment GameFields on Game {
   moves { type label action }
   canUndo { allowed immediate toVersion reason }
   undoRequest { version seat toVersion waiting }
+  clock { mode moveMs bankMs incrementMs onExpiry bot now deadline
+    seats { seat remainingMs deadline running takenOver timedOut thinkingMs turns } }
   view { __typename ...ImhotepView ...AmunReView }
 }
 ${IMHOTEP_VIEW}
@@ -99,6 +101,9 @@ export const LOBBY = `
 query Lobby($first: Int) {
   lobby(first: $first) { nodes { ...SummaryFields } }
   running: gameSummaries(status: ACTIVE, first: 20) { nodes { ...SummaryFields } }
+  timed: games(status: OPEN, first: 50) {
+    nodes { id clock { mode moveMs bankMs incrementMs onExpiry bot } }
+  }
 }
 ${SUMMARY_FIELDS}`;
 
@@ -122,8 +127,13 @@ mutation JoinGame($gameId: ID!, $seat: Int) {
 }`;
 
 export const ADD_BOT = `
-mutation AddBot($gameId: ID!, $seat: Int) {
-  addBot(gameId: $gameId, seat: $seat) { id status mySeat }
+mutation AddBot($gameId: ID!, $seat: Int, $strategy: String) {
+  addBot(gameId: $gameId, seat: $seat, strategy: $strategy) { id status mySeat }
+}`;
+
+export const RECLAIM_SEAT = `
+mutation ReclaimSeat($gameId: ID!) {
+  reclaimSeat(gameId: $gameId) { id version }
 }`;
 
 export const GAME = `
