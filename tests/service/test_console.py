@@ -97,6 +97,7 @@ def test_the_example_operations_are_valid_against_the_schema() -> None:
         "AddBot",
         "Game",
         "Act",
+        "ActTyped",
         "GameEvents",
         "Replay",
     ]

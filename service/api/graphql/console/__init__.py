@@ -52,6 +52,8 @@ EXAMPLES = """\
 #    into the Variables pane as "action", run Act.
 #    Run GameEvents in a second tab (+) to watch every
 #    event arrive live.
+#    ActTyped sends an action as a typed input instead
+#    (here: take stones from the quarry, Imhotep).
 # 6. Replay: the state right after event "version".
 
 mutation RegisterPlayer($name: String!) {
@@ -97,6 +99,16 @@ query Game($gameId: ID!) {
 
 mutation Act($gameId: ID!, $action: JSON!) {
   act(gameId: $gameId, action: $action) {
+    game { version status activeSeats }
+    events { version seat type data }
+  }
+}
+
+# the same action typed: one member of ActionInput per game
+# kind and action, its parameters as enums and numbers
+# (actionCatalog(kind: IMHOTEP) lists them, with labels)
+mutation ActTyped($gameId: ID!) {
+  act(gameId: $gameId, typedAction: {imhotepGetStones: true}) {
     game { version status activeSeats }
     events { version seat type data }
   }
