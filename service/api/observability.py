@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import random
 import re
 import time
-import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -145,7 +145,16 @@ def request_id_of(scope: Scope) -> str:
             if REQUEST_ID.fullmatch(text):
                 return text
             break
-    return uuid.uuid4().hex
+    return new_request_id()
+
+
+def new_request_id() -> str:
+    """A fresh id: 128 random bits in hex, like a uuid4's, drawn from the ``random`` module's
+    generator (seeded from the OS at start and again in a forked child) rather than from
+    ``uuid4``'s ``os.urandom``: that system call lets go of the interpreter lock, and on a busy
+    server the event loop then queues behind the worker threads to get it back, on every
+    request. A request id is a label for logs, not a secret (a caller may choose its own)."""
+    return f"{random.getrandbits(128):032x}"
 
 
 def transport_of(scope: Scope) -> str:

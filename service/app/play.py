@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import time
 import uuid
 from typing import Any
@@ -79,7 +80,7 @@ class Play:
             raise BadInput('An action is a JSON object with a "type", e.g. {"type": "pass"}.')
         if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_KEY_LENGTH:
             raise BadInput(f"An idempotency key has 1 to {MAX_KEY_LENGTH} characters.")
-        command = f"{caller.player_id}:{idempotency_key or uuid.uuid4()}"
+        command = f"{caller.player_id}:{idempotency_key or command_id()}"
         span: list[int] = []
 
         def decide(game: GameTable) -> None:
@@ -212,3 +213,12 @@ def pick_seat(rules: Rules[Any], state: Any, seats: list[int], wanted: int | Non
         if seat in active:
             return seat
     return seats[0]
+
+
+def command_id() -> uuid.UUID:
+    """The id of a command sent without an idempotency key: a version-4 uuid whose 128 random
+    bits come from the ``random`` module's generator (seeded from the OS, again in a forked
+    child), not ``uuid4``'s ``os.urandom``: that system call lets go of the interpreter lock on
+    every ``act``, and the worker then queues behind the other threads to get it back. The id
+    only tells this caller's commands apart (it follows the caller's player id): no secret."""
+    return uuid.UUID(int=random.getrandbits(128), version=4)

@@ -262,3 +262,21 @@ def test_graphiql_works_offline_in_a_real_browser(sqlite_server) -> None:  # typ
     assert failed == [], f"requests that failed: {failed}"
     for player in (alice, bob):
         player.close()
+
+
+def test_the_subscription_check_answers_per_text_and_operation_name() -> None:
+    """``subscription_over_http`` is remembered per (text, operation name): one document with a
+    query and a subscription is refused by the subscription's name only, however often it is
+    asked and in whichever order; a document too long to be remembered is still checked."""
+    both = "query Q { lobby { totalCount } } subscription S { gameUpdated(gameId: 1) { version } }"
+    for _ in range(2):
+        assert console.subscription_over_http(both, "Q") is None
+        assert console.subscription_over_http(both, "S") == console.SUBSCRIPTION_OVER_HTTP
+    assert console.subscription_over_http("subscription { x }", None) is not None
+    assert console.subscription_over_http("{ not parsed", None) is None
+    padding = "#" * console.REMEMBERED_TEXT + "\n"
+    long_one = padding + "subscription S { gameUpdated(gameId: 1) { version } }"
+    before = console._subscription_check.cache_info().currsize
+    assert console.subscription_over_http(long_one, None) == console.SUBSCRIPTION_OVER_HTTP
+    assert console.subscription_over_http(padding + "{ lobby { totalCount } }", None) is None
+    assert console._subscription_check.cache_info().currsize == before

@@ -204,6 +204,33 @@ def test_fragment_bombs_cost_what_they_run() -> None:
     assert refused.extensions == {"code": "BAD_INPUT", "cost": 30 * 524202, "limit": 40_000}
 
 
+def test_a_passing_check_is_remembered_only_when_the_variables_cannot_change_it() -> None:
+    """``check`` with the document's text remembers a pass whose cost reads no variable (the
+    same cost and no error again, without the walk), per limits: a stricter limit checks again
+    and refuses; a cost read from a variable (`first: $n`) and a refusal are never remembered."""
+    from service.api.graphql.limits import PASSED
+
+    fixed = "query($g: ID!) { game(id: $g) { version legalActions replay(first: 3) { state } } }"
+    document = parse(fixed)
+    cost, errors = check(schema._schema, document, Limits(), None, {"g": "a"}, fixed)
+    assert errors == [] and cost > 1
+    key = (schema._schema, fixed, None, Limits().max_cost, Limits().max_aliases)
+    assert PASSED[key] == cost
+    assert check(schema._schema, document, Limits(), None, {"g": "b"}, fixed) == (cost, [])
+    strict, [refused] = check(schema._schema, document, Limits(max_cost=cost - 1), None, {}, fixed)
+    assert strict == cost and refused.extensions["code"] == "BAD_INPUT"
+    assert (schema._schema, fixed, None, cost - 1, Limits().max_aliases) not in PASSED
+
+    paged = "query($g: ID!, $n: Int) { game(id: $g) { replay(first: $n) { state } } }"
+    small = query_cost(schema._schema, parse(paged), None, {"g": "a", "n": 1})
+    tight = Limits(max_cost=small)
+    passed = check(schema._schema, parse(paged), tight, None, {"g": "a", "n": 1}, paged)
+    assert passed == (small, [])
+    assert (schema._schema, paged, None, small, tight.max_aliases) not in PASSED
+    large, [refused] = check(schema._schema, parse(paged), tight, None, {"g": "a", "n": 2}, paged)
+    assert large > small and refused.extensions["cost"] == large
+
+
 README_QUERIES = [
     """query {
       lobby(kind: IMHOTEP) { nodes { gameId options freeSeats seats { name } } }

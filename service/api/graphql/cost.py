@@ -95,6 +95,8 @@ class Costing:
     ) -> None:
         self.schema = schema
         self.variables = variables
+        #: whether a variable's value was read (a page size): else the cost is the document's
+        self.read_variables = False
         self.fragments = {
             d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
         }
@@ -197,6 +199,7 @@ class Costing:
                 if isinstance(literal, IntValueNode):
                     value = int(literal.value)
                 elif isinstance(literal, VariableNode):
+                    self.read_variables = True
                     value = self.variables.get(literal.name.value)
         if not isinstance(value, int) or isinstance(value, bool):
             return DEFAULT_PAGES.get((parent, node.name.value), DEFAULT_PAGE)
@@ -230,8 +233,20 @@ def query_cost(
     variables: Mapping[str, Any] | None = None,
 ) -> int:
     """The cost of the operation ``operation_name`` of a valid ``document``."""
+    return costing(schema, document, operation_name, variables)[0]
+
+
+def costing(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation_name: str | None = None,
+    variables: Mapping[str, Any] | None = None,
+) -> tuple[int, bool]:
+    """``query_cost`` and whether it depends on the variables' values (False: the same
+    document and operation cost the same whatever the variables)."""
     operation = get_operation_ast(document, operation_name)
     if operation is None:
-        return 0
+        return 0, False
     values = variable_values(schema, operation, variables)
-    return Costing(schema, document, values).operation(operation)
+    costed = Costing(schema, document, values)
+    return costed.operation(operation), costed.read_variables

@@ -42,6 +42,7 @@ import contextlib
 import os
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import Executor
 from contextvars import ContextVar
@@ -60,7 +61,7 @@ from graphql.validation import ValidationRule
 from strawberry.extensions import SchemaExtension
 from strawberry.types.graphql import OperationType
 
-from service.api.graphql.cost import EXPENSIVE, query_cost
+from service.api.graphql.cost import EXPENSIVE, costing
 
 
 @dataclass(frozen=True)
@@ -130,18 +131,22 @@ def cost_rule(
     operation_name: str | None,
     variables: Mapping[str, Any] | None,
     costs: list[int] | None = None,
+    dependence: list[bool] | None = None,
 ) -> type[ValidationRule]:
     """A rule refusing the operation when it costs more than ``limit`` (bound to one request:
     its cost depends on the variables, which graphql-core's validation does not see); the cost
-    is appended to ``costs``."""
+    is appended to ``costs``, and whether it depended on the variables' values to
+    ``dependence``."""
 
     class CostLimit(ValidationRule):
         def enter_document(self, node: DocumentNode, *_: Any) -> Any:
             operation = get_operation_ast(node, operation_name)
             if operation is not None:
-                cost = query_cost(self.context.schema, node, operation_name, variables)
+                cost, variable = costing(self.context.schema, node, operation_name, variables)
                 if costs is not None:
                     costs.append(cost)
+                if dependence is not None:
+                    dependence.append(variable)
                 if cost > limit:
                     self.report_error(
                         refused(
@@ -190,15 +195,40 @@ def check(
     limits: Limits,
     operation_name: str | None = None,
     variables: Mapping[str, Any] | None = None,
+    text: str | None = None,
 ) -> tuple[int, list[GraphQLError]]:
-    """The cost of ``document``'s operation and the limits it breaks (none: it may run)."""
+    """The cost of ``document``'s operation and the limits it breaks (none: it may run).
+
+    ``text``, the document's source, lets a passing check be remembered (``PASSED``): clients
+    send the same few documents over and over, and when an operation's cost does not depend on
+    its variables (no page size given by a variable) neither its cost nor its aliases change
+    from one request to the next. A document that breaks a limit, or whose cost reads a
+    variable, is checked again each time."""
+    key = (schema, text, operation_name, limits.max_cost, limits.max_aliases)
+    if text is not None:
+        known = PASSED.get(key)
+        if known is not None:
+            PASSED.move_to_end(key)
+            return known, []
     costs: list[int] = []
+    dependence: list[bool] = []
     rules = [
         alias_rule(limits.max_aliases),
-        cost_rule(limits.max_cost, operation_name, variables, costs),
+        cost_rule(limits.max_cost, operation_name, variables, costs, dependence),
     ]
     errors = validate(schema, document, rules)
-    return (costs[0] if costs else 0), errors
+    cost = costs[0] if costs else 0
+    if text is not None and not errors and dependence == [False]:
+        PASSED[key] = cost
+        while len(PASSED) > PASSED_SIZE:
+            PASSED.popitem(last=False)
+    return cost, errors
+
+
+#: documents that passed ``check`` with a cost independent of their variables, by (schema,
+#: source text, operation name, limits): their cost (the least recently used forgotten first)
+PASSED: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+PASSED_SIZE = 512
 
 
 # -- the extension ------------------------------------------------------------------------------
@@ -220,6 +250,7 @@ class QueryLimits(SchemaExtension):
                 limits,
                 context.operation_name,
                 context.variables,
+                context.query,
             )
             if errors:  # raised here, the operation never starts (and answers data: null)
                 raise errors[0]

@@ -13,6 +13,7 @@ pane sent as the ``connection_init`` payload.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from pathlib import Path
@@ -218,15 +219,31 @@ def subscription_over_http(query: object, operation_name: object) -> str | None:
     """The refusal for a document whose chosen operation is a subscription, else None.
 
     Documents that do not parse, or name no operation we can find, are left to the schema,
-    which answers them with its own BAD_INPUT message.
+    which answers them with its own BAD_INPUT message. The answer depends on the text and the
+    name only: clients send the same few documents over and over, each is parsed here once
+    (``SUBSCRIPTION_CHECKS`` answers remembered, for documents of at most ``REMEMBERED_TEXT``
+    characters: a client sending ever new long documents cannot fill the memory).
     """
     if not isinstance(query, str):
         return None
+    name = operation_name if isinstance(operation_name, str) else None
+    if len(query) > REMEMBERED_TEXT:
+        return _subscription_check.__wrapped__(query, name)
+    return _subscription_check(query, name)
+
+
+#: how many (document, operation name) answers of ``subscription_over_http`` are remembered
+SUBSCRIPTION_CHECKS = 512
+#: the longest document whose answer is remembered (an action path document is ~150)
+REMEMBERED_TEXT = 4_000
+
+
+@functools.lru_cache(maxsize=SUBSCRIPTION_CHECKS)
+def _subscription_check(query: str, name: str | None) -> str | None:
     try:
         document = parse(query, max_tokens=SUBSCRIPTION_CHECK_TOKENS)
     except GraphQLError:
         return None
-    name = operation_name if isinstance(operation_name, str) else None
     operation = get_operation_ast(document, name)
     if operation is not None and operation.operation == OperationType.SUBSCRIPTION:
         return SUBSCRIPTION_OVER_HTTP
