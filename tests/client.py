@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -48,6 +50,41 @@ class Client:
 
     def close(self) -> None:
         self.http.close()
+
+
+SETTLED_GAME = """query($g: ID!) {
+  game(id: $g) { status version activeSeats seats { seat isBot takenOver } }
+}"""
+
+
+def bots_settled(game: dict[str, Any]) -> bool:
+    """No bot must act in ``game`` (a ``SETTLED_GAME`` answer): it is not running, or only seats
+    humans play must act (in a simultaneous step every bot has made its move)."""
+    if game["status"] != "ACTIVE":
+        return True
+    botted = {s["seat"] for s in game["seats"] if s["isBot"] or s.get("takenOver")}
+    return not botted.intersection(game["activeSeats"])
+
+
+def wait_game(
+    client: Client,
+    game_id: str,
+    until: Callable[[dict[str, Any]], bool] = bots_settled,
+    *,
+    query: str = SETTLED_GAME,
+    timeout: float = 120.0,
+) -> dict[str, Any]:
+    """The game once ``until(game)`` holds, polled the way a real client would (bots reply in
+    their own commands, after the command that made them due: ``bots.driver``). The default
+    waits until no bot must act. ``timeout`` is generous: it only stops a test that would hang."""
+    deadline = time.monotonic() + timeout
+    while True:
+        game = client.gql(query, {"g": game_id})["game"]
+        if until(game):
+            return dict(game)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"game {game_id} never got there in {timeout} s: {game}")
+        time.sleep(0.02)
 
 
 def register(base_url: str, name: str) -> Client:

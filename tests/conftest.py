@@ -132,3 +132,12 @@ def server(database_url: str) -> Iterator[Server]:
 def sqlite_server(sqlite_url: str) -> Iterator[Server]:
     with Server(sqlite_url) as running:
         yield running
+
+
+def settle_bots(app: Any, game_id: str) -> int:
+    """Play the bots of one game of an ``Application`` built without a runtime (so without a
+    running bot driver) until none must act, on this thread: deterministic, as the driver plays
+    them (``BotDriver.step``, one command per move). The number of bot moves recorded."""
+    from service.app.bots.driver import BotDriver
+
+    return BotDriver(app.tables).settle(game_id)

@@ -18,7 +18,7 @@ CLIENTS = Path(__file__).resolve().parent.parent / "clients" / "python"
 sys.path.insert(0, str(CLIENTS))
 
 from example_bot import ExampleBot, Played  # noqa: E402
-from papyrus_client import PapyrusClient, PapyrusError  # noqa: E402
+from papyrus_client import Game, PapyrusClient, PapyrusError  # noqa: E402
 
 
 def client_for(server: Any, name: str) -> PapyrusClient:
@@ -89,6 +89,16 @@ def test_the_example_bot_finishes_a_game_of_amun_re_with_server_bots(server: Any
     assert played.game.result is not None and len(played.game.result.scores) == 3
 
 
+def my_turn(client: PapyrusClient, game_id: str) -> Game:
+    """The game once the caller must act (or it is over): the bots reply in their own commands,
+    after the action that made them due, so the client waits on the subscription for them."""
+    game = client.game(game_id)
+    while not game.over and game.my_seat not in game.active_seats:
+        client.wait_for_change(game_id, game.version, 60)
+        game = client.game(game_id)
+    return game
+
+
 def test_act_refuses_a_stale_version_and_the_bot_reads_again(sqlite_server: Any) -> None:
     """expectedVersion: a stale version is CONFLICT (the game is unchanged); the bot's step
     answers False on it instead of failing, and its loop then reads the game again. A retried
@@ -97,16 +107,18 @@ def test_act_refuses_a_stale_version_and_the_bot_reads_again(sqlite_server: Any)
     game = dave.create_game("IMHOTEP", 2, seed="client-conflict")
     dave.join(game.id)
     dave.add_bot(game.id)
-    game = dave.game(game.id)
-    if not game.legal_actions:  # the bot's seat began: wait until it is dave's turn
-        dave.wait_for_change(game.id, game.version, 30)
-        game = dave.game(game.id)
+    game = my_turn(dave, game.id)  # the bot's seat may begin
     assert game.legal_actions and game.my_seat in game.active_seats
     first = dave.act(game.id, game.legal_actions[0], game.version, idempotency_key="k-1")
     again = dave.act(game.id, game.legal_actions[0], game.version, idempotency_key="k-1")
     assert [e.version for e in again.events] == [e.version for e in first.events]
-    after = dave.game(game.id)
-    assert after.version == first.game.version  # acted once (bots reply in the same command)
+    # the command holds dave's own entries only; the bot's reply follows in its own command
+    assert {e.seat for e in first.events} <= {game.my_seat, None}
+    assert first.game.version == game.version + len(first.events)
+    after = my_turn(dave, game.id)
+    logged = dave.events(game.id, after=game.version)
+    assert logged[: len(first.events)] == first.events
+    assert game.my_seat not in {e.seat for e in logged[len(first.events) :]}  # acted once
     with pytest.raises(PapyrusError) as refused:
         dave.act(game.id, game.legal_actions[0], expected_version=game.version)
     assert refused.value.code == "CONFLICT"

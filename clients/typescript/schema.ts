@@ -16,9 +16,9 @@ export type DateTime = string;
 /** What `act` did. */
 export interface ActResult {
   __typename?: "ActResult";
-  /** The game after the action (and the bots' replies). */
+  /** The game right after the action (bots reply afterwards, in their own commands: watch `gameChanged` or poll `version`). */
   game: Game;
-  /** Every event the command caused, the bots' replies included, as the caller may see them. */
+  /** The events of the command, as the caller may see them: the caller's own action (and the end of the game if it came); bots' moves are not among them. */
   events: Array<GameEvent>;
 }
 

@@ -109,7 +109,7 @@ class Metrics:
         )
         self.act_seconds = Histogram(
             "papyrus_act_duration_seconds",
-            "Time to decide and save one act command (bots' replies included), by game kind.",
+            "Time to decide and save one act command (the caller's action), by game kind.",
             ["kind"],
             buckets=ACT_BUCKETS,
             registry=registry,

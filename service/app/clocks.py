@@ -34,7 +34,6 @@ from typing import Any
 from domain import clock as clocks
 from domain import table as tables
 from domain.contract import JSON, Event
-from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import Conflict, Forbidden, GameNotActive, NotFound
 from service.app.tables import Recorded, Tables
@@ -85,7 +84,6 @@ class Clocks:
                     game.record(event, command=command)
                 if clock.control["on_expiry"] == clocks.ABANDON:
                     game.record(abandoned_for_time(seat), command=command)
-            run_bots(game)
 
         try:
             _, saved = self.tables.command(game_id, decide)

@@ -1,8 +1,10 @@
-"""Playing: one player action for the caller's seat (API.md ``act``), then the bots' replies.
+"""Playing: one player action for the caller's seat (API.md ``act``).
 
 The action is decided by the pure engine (``domain.engine.play``) on a private copy of the game,
 with the randomness drawn from the table's seed at this version, and recorded with the command
-id that makes a retry with the same idempotency key answer what the first attempt did.
+id that makes a retry with the same idempotency key answer what the first attempt did. The
+command records only what the caller's action caused (the action, the end of the game if it
+came): the bots that become due reply afterwards in their own commands (``bots.driver``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from domain.engine import play
 from domain.randomness import rng_for
 from domain.registry import rules_for
 from service.app import numbering
-from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
 from service.app.tables import AlreadyDone, Recorded, Tables, finish_if_over, record_steps
@@ -126,7 +127,6 @@ class Play:
             record_steps(game, steps, seat, action, caller.player_id, command)
             finish_if_over(game, rules)
             span[:] = [first, game.version]
-            run_bots(game)
 
         try:
             game, saved = self.tables.command(game_id, decide)
@@ -138,19 +138,16 @@ class Play:
                     "This idempotency key was already used for another action: "
                     "use a new key for a new action."
                 ) from None
-            return self.tables.get(game_id), self._with_replies(done.game, first, last)
-        # every entry the command caused: the caller's action, the end, the bots' replies
+            return self.tables.get(game_id), self._caused(done.game, first, last)
+        # every entry the command caused: the caller's action and the end of the game if it came
         return game, [e for e in saved if e.version >= span[0]]
 
-    def _with_replies(self, game: GameTable, first: int, last: int) -> list[Recorded]:
-        """A retried command's entries ``first`` to ``last`` and the bots' replies recorded
-        in the same save right after them (bot commands, and the end of the game)."""
-        entries = self.tables.events(str(game.id), first - 1, game.version - first + 1)
+    def _caused(self, game: GameTable, first: int, last: int) -> list[Recorded]:
+        """A retried command's entries ``first`` to ``last`` and the end of the game recorded
+        in the same save right after them (``finish_if_over``: an entry with no command)."""
+        entries = self.tables.events(str(game.id), first - 1, last - first + 2)
         caused = [e for e in entries if e.version <= last]
-        for entry in entries[len(caused) :]:
-            if not (entry.command or "").startswith("bot:") and entry.type != tables.GAME_FINISHED:
-                break
-            caused.append(entry)
+        caused += [e for e in entries[len(caused) :] if e.type == tables.GAME_FINISHED]
         return caused
 
     def _simultaneous_since(

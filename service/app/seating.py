@@ -23,7 +23,7 @@ from domain.engine import deal_fork, run_automatic
 from domain.randomness import SALT_BYTES, rng_for
 from domain.redaction import UNSEALED, unsealed
 from domain.registry import KINDS, rules_for
-from service.app.bots import check_strategy, run_bots
+from service.app.bots import check_strategy
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, TableFull
 from service.app.tables import Tables, finish_if_over
@@ -115,7 +115,6 @@ class Seating:
             else:
                 chosen = seat
             self.seat(game, chosen, player_id, name, bot)
-            run_bots(game)
 
         game, _ = self.tables.command(game_id, decide)
         return game

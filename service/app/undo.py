@@ -11,7 +11,6 @@ from domain import table as tables
 from domain import undo
 from domain.contract import Event
 from service.app import numbering
-from service.app.bots import run_bots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Forbidden, PapyrusError
 from service.app.tables import Tables
@@ -126,4 +125,3 @@ def take_back(
         by_seat=seat,
         actor=actor,
     )
-    run_bots(game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.client import Client, register
+from tests.client import Client, register, wait_game
 
 GAME_FIELDS = "id version status activeSeats mySeat scores result { scores winners ranks }"
 
@@ -32,11 +32,18 @@ def seated(base_url: str, n: int) -> list[Client]:
 
 
 def play_graphql(
-    players: list[Client], game_id: str, rng: random.Random, max_actions: int = 5000
+    players: list[Client],
+    game_id: str,
+    rng: random.Random,
+    max_actions: int = 5000,
+    bots: bool = False,
 ) -> dict[str, Any]:
-    """Play to the end over GraphQL: each active seat's holder picks a listed legal action."""
+    """Play to the end over GraphQL: each active seat's holder picks a listed legal action.
+    ``bots``: some seats are bots, which reply in their own commands: wait for them first."""
     query = f"query($g: ID!) {{ game(id: $g) {{ {GAME_FIELDS} legalActions }} }}"
     for _ in range(max_actions):
+        if bots:
+            wait_game(players[0], game_id)
         game = players[0].gql(query, {"g": game_id})["game"]
         if game["status"] != "ACTIVE":
             return dict(game)

@@ -30,7 +30,7 @@ from graphql import parse
 from service.api.graphql.cost import query_cost
 from service.api.graphql.limits import Limits
 from service.api.graphql.schema import schema
-from tests.client import register
+from tests.client import register, wait_game
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,8 @@ def served(sqlite_url: str) -> Iterator[ServerProcess]:
 
 
 def finished(owner: Any, kind: str, seats: int) -> str:
-    """A game played to its end by bots (they play within the last addBot)."""
+    """A game played to its end by bots (they play in their own commands once the last addBot
+    started it: waited for, so that no bot plays during the measurements)."""
     game_id = owner.gql(
         "mutation($k: GameKind!, $n: Int!) { createGame(input: {kind: $k, seats: $n}) { id } }",
         {"k": kind, "n": seats},
@@ -118,6 +119,7 @@ def finished(owner: Any, kind: str, seats: int) -> str:
         owner.gql(
             'mutation($g: ID!) { addBot(gameId: $g, strategy: "random") { id } }', {"g": game_id}
         )
+    assert wait_game(owner, game_id)["status"] == "FINISHED"
     return str(game_id)
 
 

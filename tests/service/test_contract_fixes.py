@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.client import Client, register, subscribe
+from tests.client import Client, register, subscribe, wait_game
 
 ACT = (
     "mutation($g: ID!, $a: JSON!, $k: String, $s: Int) { act(gameId: $g, action: $a, "
@@ -48,21 +48,23 @@ def bot(owner: Client, game_id: str) -> None:
 
 
 def game_with_a_bot(base_url: str) -> tuple[Client, str]:
-    """Ana at seat 0, a bot at seat 1: the game is active and it is Ana's turn."""
+    """Ana at seat 0, a bot at seat 1: the game is active and it is Ana's turn (once the bot
+    has played, if its seat began: it replies in its own command)."""
     ana = register(base_url, "Ana")
     game_id = table(ana)
     join(ana, game_id)
     bot(ana, game_id)
+    wait_game(ana, game_id)
     return ana, game_id
 
 
 def finished_game(base_url: str) -> tuple[Client, str]:
-    """Two bots play a whole game in the command that seats the second one."""
+    """Two bots play a whole game once the second one is seated (in their own commands)."""
     ana = register(base_url, "Ana")
     game_id = table(ana)
     bot(ana, game_id)
     bot(ana, game_id)
-    assert ana.gql(GAME, {"g": game_id})["game"]["status"] == "FINISHED"
+    assert wait_game(ana, game_id)["status"] == "FINISHED"
     return ana, game_id
 
 
@@ -271,10 +273,12 @@ def test_the_readme_first_game_works_pasted_as_it_is_in_either_seat_order(sqlite
         join_step, bot_step = (line.strip() for line in seats.strip().splitlines())
         for step in (bot_step, join_step) if bot_first else (join_step, bot_step):
             ana.gql(step.replace("<id>", game_id))
+        wait_game(ana, game_id)  # "look again until activeSeats holds your seat"
         game = ana.gql(look.replace("<id>", game_id))["game"]
         assert game["mySeat"] in game["activeSeats"], game
         played = ana.gql(act.replace("<id>", game_id))["act"]
         assert played["events"]
+        assert {e["seat"] for e in played["events"]} <= {game["mySeat"], None}  # Ana's own
         payloads = asyncio.run(
             subscribe(
                 sqlite_server.ws_url,
@@ -298,6 +302,7 @@ def test_the_readme_curl_steps_work_as_they_are(sqlite_server) -> None:  # type:
     game_id = ana.rest("POST", "/games", json={"kind": "IMHOTEP", "seats": 2}).json()["id"]
     assert ana.rest("POST", f"/games/{game_id}/seats").status_code == 200
     assert ana.rest("POST", f"/games/{game_id}/bots").status_code == 200
+    wait_game(ana, game_id)  # "repeat until activeSeats holds your seat"
     assert ana.rest("GET", f"/games/{game_id}").json()["legalActions"]
     played = ana.rest(
         "POST",

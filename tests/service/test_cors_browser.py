@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.client import register
+from tests.client import register, wait_game
 from tests.conftest import IN_CI, Server, free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -137,7 +137,12 @@ async function play(base, wsUrl) {
     () => rest(base, "POST", "/games/" + gameId + "/seats", token, {seat: 0}));
   result.bot = await attempt("add a bot over REST",
     () => rest(base, "POST", "/games/" + gameId + "/bots", token, {}));
-  const game = result.bot.value.body;
+  let game = result.bot.value.body;
+  // the bot replies in its own command, a moment later, if its seat begins: wait for our turn
+  for (let tries = 0; !game.legalActions.length && tries < 1200; tries++) {
+    await new Promise((done) => setTimeout(done, 50));
+    game = (await rest(base, "GET", "/games/" + gameId, token)).body;
+  }
   const live = subscribe(wsUrl, token, gameId, game.version);
   result.act = await attempt("act over REST", () => rest(base, "POST",
     "/games/" + gameId + "/actions", token,
@@ -293,7 +298,9 @@ def test_a_page_on_another_origin_is_refused_by_default(
         alice = register(server.url, "Alice")
         created = alice.rest("POST", "/games", json={"kind": "IMHOTEP", "seats": 2}).json()
         alice.rest("POST", f"/games/{created['id']}/seats", json={"seat": 0})
-        game = alice.rest("POST", f"/games/{created['id']}/bots", json={}).json()
+        alice.rest("POST", f"/games/{created['id']}/bots", json={})
+        wait_game(alice, created["id"])  # the bot replies in its own command if its seat began
+        game = alice.rest("GET", f"/games/{created['id']}").json()
         context, page, aborted = open_page(browser, page_origin)
         try:
             result = page.evaluate(

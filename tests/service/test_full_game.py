@@ -7,7 +7,7 @@ import random
 import threading
 from typing import Any
 
-from tests.client import Client, subscribe
+from tests.client import Client, subscribe, wait_game
 from tests.service.play import create_table, play_graphql, play_rest, seated
 
 SUBSCRIPTION = (
@@ -100,11 +100,9 @@ def test_a_human_plays_against_three_bots(server) -> None:  # type: ignore[no-un
     human.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
     for _ in range(3):
         human.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
-    game = human.gql(
-        "query($g: ID!) { game(id: $g) { status activeSeats seats { isBot } } }", {"g": game_id}
-    )["game"]
+    game = wait_game(human, game_id)  # the bots play, in their own commands, up to the human
     assert game["status"] == "ACTIVE"
     assert [s["isBot"] for s in game["seats"]] == [False, True, True, True]
     assert game["activeSeats"] == [0]  # the bots have played up to the human's turn
-    final = play_graphql([human, human, human, human], game_id, random.Random(3))
+    final = play_graphql([human, human, human, human], game_id, random.Random(3), bots=True)
     assert final["status"] == "FINISHED"

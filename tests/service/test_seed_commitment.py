@@ -23,7 +23,7 @@ from domain.log import GENESIS, Entry, entry_hash
 from domain.registry import rules_for
 from service.app.application import Application
 from service.store.database import open_store
-from tests.client import Client, register, subscribe
+from tests.client import Client, register, subscribe, wait_game
 
 GAME = (
     "id status version seed seedSalt seedCommitment ranked unrankedReason "
@@ -56,15 +56,14 @@ def open_game(players: list[Client], bots: int, seed: str | None) -> str:
 
 
 def play_out(players: list[Client], game_id: str, rng: random.Random) -> None:
-    """The humans (seats 0..) pick listed legal actions until the game ends; bots reply."""
+    """The humans (seats 0..) pick listed legal actions until the game ends; bots reply in
+    their own commands (waited for: ``wait_game``)."""
     for _ in range(2000):
-        game = players[0].gql(
-            "query($g: ID!) { game(id: $g) { status activeSeats } }", {"g": game_id}
-        )["game"]
+        game = wait_game(players[0], game_id)
         if game["status"] != "ACTIVE":
             assert game["status"] == "FINISHED"
             return
-        seat = rng.choice(game["activeSeats"])
+        seat = rng.choice([s for s in game["activeSeats"] if s < len(players)])
         mine = players[seat].gql(
             "query($g: ID!) { game(id: $g) { legalActions } }", {"g": game_id}
         )["game"]

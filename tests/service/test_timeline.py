@@ -22,7 +22,8 @@ from service.app.archive import ENTRY_FIELDS
 from service.app.caller import Caller
 from service.app.errors import PapyrusError
 from service.store.database import open_store
-from tests.client import Client, register
+from tests.client import Client, register, wait_game
+from tests.conftest import settle_bots
 from tests.service.play import create_table, play_graphql, play_rest, seated
 
 
@@ -43,14 +44,17 @@ def setup_game(
         games.seating.join_game(p, game_id, None)
     for _ in range(bots):
         games.seating.add_bot(players[0], game_id, None, "random")
+    settle_bots(games, game_id)  # the bots that begin play, as the driver would
     return games, timeline, players, game_id
 
 
 def act_once(games: Application, players: list[Caller], game_id: str, rng: random.Random) -> int:
-    """One random legal action by the seat that must act; returns that seat."""
+    """One random legal action by the seat that must act, then the bots' replies (in their own
+    commands, as the driver plays them); returns that seat."""
     table = games.tables.get(game_id).table
     seat = rng.choice(views.active_seats(table))
     games.play.act(players[seat], game_id, rng.choice(views.legal_actions(table, players[seat])))
+    settle_bots(games, game_id)
     return seat
 
 
@@ -473,7 +477,8 @@ def test_anybody_forks_a_finished_amun_re_game_over_rest(server) -> None:  # typ
     source = outsider.rest("GET", f"/games/{game_id}/state?version={at}").json()
     # the fork's start (version 5, after its creation and three seats) plus the source's game
     # events up to `at` (which followed the source's own creation, seats and start): version `at`
-    # of the fork is version `at` of the source; three bots then finished the fork
+    # of the fork is version `at` of the source; three bots then finish the fork
+    assert wait_game(outsider, fork["id"])["status"] == "FINISHED"
     finished = outsider.rest("GET", f"/games/{fork['id']}").json()
     assert finished["status"] == "FINISHED"
     assert outsider.rest("GET", f"/games/{fork['id']}/state?version={at}").json() == source
@@ -570,6 +575,7 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
     ]
     for seat in fork.table.free_seats():
         games.seating.add_bot(players[1], fork_id, seat, "random")
+    settle_bots(games, fork_id)
     started = games.tables.get(fork_id).table
     assert started.status in (tables.ACTIVE, tables.FINISHED)
     dealt = next(e for e in timeline.audit.entries(fork_id) if e.type == "fork_dealt")
@@ -612,6 +618,7 @@ def test_a_player_forks_a_running_game_on_what_their_seat_may_see(
         seat = views.active_seats(table)[0]
         assert seat == 1, "the bots play every other seat"
         games.play.act(players[1], fork_id, rng.choice(views.legal_actions(table, players[1])))
+        settle_bots(games, fork_id)
     exported = timeline.archive.export(fork_id)
     with pytest.raises(PapyrusError, match="not over yet"):  # no verdict on a running source
         timeline.archive.import_game(players[0], exported)
@@ -682,6 +689,7 @@ def test_forking_a_running_game_over_graphql_and_rest(server, kind: str, options
             "mutation($g: ID!, $s: Int) { addBot(gameId: $g, seat: $s) { id } }",
             {"g": fork["id"], "s": seat},
         )
+    wait_game(players[2], fork["id"])  # the bots play on in their own commands
     events = players[2].rest("GET", f"/games/{fork['id']}/events?limit=100").json()["items"]
     dealt = next(e for e in events if e["type"] == "fork_dealt")
     source_view = players[2].rest("GET", f"/games/{game_id}/state?version={at}").json()
@@ -756,6 +764,7 @@ def finished_fork_document(
     assert timeline.audit.verify(fork).ok  # open, nobody seated yet
     for seat in (0, 1):
         games.seating.add_bot(players[0], fork, seat, "random")
+    settle_bots(games, fork)
     return timeline, players[0], timeline.archive.export(game_id), timeline.archive.export(fork)
 
 

@@ -3,8 +3,8 @@ board; the page loads with the outside network cut off; screenshots of the play 
 
 Real server (tests.conftest ``Server``), headless Chromium, every request to another origin
 recorded and aborted (tests/web/conftest.py). The bot is seated from the lobby page; the page
-relies on ``gameChanged`` and re-reads the game, not on ``act``'s answer, so it works whether
-bots answer inline or a moment later.
+relies on ``gameChanged`` and re-reads the game, not on ``act``'s answer, so it follows the
+bot's moves, which come a moment after the human's ``act`` in their own commands.
 """
 
 from __future__ import annotations

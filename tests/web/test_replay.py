@@ -10,13 +10,12 @@ Real server, headless Chromium, every request to another origin recorded and abo
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.client import Client, register
+from tests.client import Client, register, wait_game
 from tests.web.conftest import PHONE, Web
 
 EVENTS = """query($g: ID!, $after: String) { game(id: $g) {
@@ -25,7 +24,7 @@ EVENTS = """query($g: ID!, $after: String) { game(id: $g) {
 
 
 def finished_game(owner: Client, kind: str, seats: int, seed: str) -> str:
-    """A game played to its end by random bots (inline, or a moment later)."""
+    """A game played to its end by random bots (in their own commands, a moment later)."""
     game = owner.gql(
         "mutation($i: CreateGameInput!) { createGame(input: $i) { id } }",
         {"i": {"kind": kind, "seats": seats, "seed": seed}},
@@ -34,13 +33,7 @@ def finished_game(owner: Client, kind: str, seats: int, seed: str) -> str:
         owner.gql(
             'mutation($g: ID!) { addBot(gameId: $g, strategy: "random") { id } }', {"g": game}
         )
-    deadline = time.monotonic() + 60
-    while (
-        owner.gql("query($g: ID!) { game(id: $g) { status } }", {"g": game})["game"]["status"]
-        != "FINISHED"
-    ):
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.1)
+    assert wait_game(owner, game)["status"] == "FINISHED", "the bots finish the game"
     return str(game)
 
 

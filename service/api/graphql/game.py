@@ -398,8 +398,11 @@ class GameConnection:
 
 @strawberry.type(description="What `act` did.")
 class ActResult:
-    game: Game = strawberry.field(description="The game after the action (and the bots' replies).")
+    game: Game = strawberry.field(
+        description="The game right after the action (bots reply afterwards, in their own "
+        "commands: watch `gameChanged` or poll `version`)."
+    )
     events: list[GameEvent] = strawberry.field(
-        description="Every event the command caused, the bots' replies included, as the caller "
-        "may see them."
+        description="The events of the command, as the caller may see them: the caller's own "
+        "action (and the end of the game if it came); bots' moves are not among them."
     )

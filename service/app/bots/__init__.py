@@ -1,12 +1,12 @@
 """Server-side bots: a bot seat plays whenever it must act.
 
 The levels (``random``, ``greedy``, ``mcts``) and how each picks its action live in
-``levels.py`` and the modules it names; they import the domain only. This module records a
-bot's move on a game table (``record_bot_move``, ``play_bot_move``) and lets the ``random`` bots
-reply inside a command (``run_bots``); the searching levels are played off the request path, in
-their own commands, by the bot driver (``driver.py``). A bot's move is a function of the log: it
-is decided from the table's seed and the version it is decided at (``levels.bot_rng``), and
-recorded with the command ``bot:<seat>:<version>``.
+``levels.py`` and the modules it names; they import the domain only. This module finds the bot
+that must act (``due_bot``) and records a bot's move on a game table (``record_bot_move``,
+``play_bot_move``). Every level plays off the request path, in its own command, by the bot
+driver (``driver.py``): a human's command records only what the human caused. A bot's move is a
+function of the log: it is decided from the table's seed and the version it is decided at
+(``levels.bot_rng``), and recorded with the command ``bot:<seat>:<version>``.
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ from service.store import GameTable
 
 #: the bot levels a seat may be given (``addBot(strategy: ...)``), weakest first
 STRATEGIES = LEVELS
-#: levels that reply inside the command that made them due (a uniform draw: microseconds);
-#: the others think, and are played off the request path by the bot driver (``driver.py``)
-INLINE_LEVELS = frozenset({"random"})
 
 
 def check_strategy(strategy: str | None) -> str:
@@ -78,11 +75,3 @@ def play_bot_move(game: GameTable, seat: int, level: str) -> None:
     record_bot_move(
         game, seat, choose_action(level, rules, table.game, seat, table.seed, game.version)
     )
-
-
-def run_bots(game: GameTable) -> None:
-    """Let the bots that reply at once (``INLINE_LEVELS``) play while one of their seats must
-    act, in the command that made them due (recorded in the same save). A searching bot that
-    becomes due stops this: the bot driver plays it in its own command (``driver.py``)."""
-    while (due := due_bot(game.table)) is not None and due[1] in INLINE_LEVELS:
-        play_bot_move(game, *due)

@@ -1,24 +1,24 @@
-"""The bot driver: bots that think (``greedy``, ``mcts``) play off the request path.
+"""The bot driver: every bot plays off the request path, in its own command.
 
-A human's command records only what it caused (and the moves of the ``random`` bots, which
-take microseconds: ``bots.INLINE_LEVELS``); a searching bot that becomes due is played here, in
-its own command:
+A human's command records only what it caused (the human's action, the end of the game if it
+came); a bot that becomes due, of any level, is played here, in its own command:
 
 1. **Woken** by this process's saves (``Tables.subscribe``) and by the store's feed (every
    other process's saves), with the game's id; at start it looks at every running game (the
    read models list them; each is loaded from the store), so a bot that was due when the server
    stopped plays after the restart.
 2. **Thinks outside any command**: the game is read (a private copy), the due seat's level
-   chooses its action on it (``levels.choose_action``, which may take a second). No lock is held
-   and no request waits.
+   chooses its action on it (``levels.choose_action``: microseconds for ``random``, up to a
+   second for the searching levels). No lock is held and no request waits.
 3. **Records** the move with ``Tables.command``, deciding again only if the game is still at the
    version the bot thought about (``Stale`` otherwise: somebody else moved, the game is read
    again). With several processes the store's version key lets exactly one of them record the
-   bot's move for that turn; the others find the game moved on. The ``random`` bots due after
-   it reply in the same command (``run_bots``).
+   bot's move for that turn; the others find the game moved on. Its save wakes the driver
+   again, so the next bot due plays next, in its own command.
 
-One thread plays every game's bots in turn (the games that were woken, oldest first); a
-searching bot's move is a function of the log, so whichever process records it, it is the same.
+One thread plays every game's bots in turn (the games that were woken, oldest first); a bot's
+move is a function of the log, so whichever process records it, it is the same. Without a
+runtime (tests, tools) ``settle`` plays a game's bots to quiescence on the calling thread.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.registry import rules_for
-from service.app.bots import INLINE_LEVELS, due_bot, record_bot_move, run_bots
+from service.app.bots import due_bot, record_bot_move
 from service.app.bots.levels import choose_action
 from service.app.errors import NotFound
 from service.app.tables import Tables
@@ -44,7 +44,7 @@ class Stale(Exception):
 
 
 class BotDriver:
-    """Plays the due searching bots of every game it is told about (module docstring)."""
+    """Plays the due bots of every game it is told about (module docstring)."""
 
     def __init__(
         self, tables_: Tables, running_games: Callable[[], Iterable[str]] | None = None
@@ -102,14 +102,15 @@ class BotDriver:
             return game_id
 
     def step(self, game_id: str) -> bool:
-        """Play the due searching bot of one game, if any; True when a move was recorded."""
+        """Play the due bot of one game, if any, in its own command; True when a move was
+        recorded or the game moved on meanwhile (look again), False when no bot is due."""
         try:
             game = self.tables.get(game_id)
         except NotFound:
             return False
         table = game.table
         due = due_bot(table)
-        if due is None or due[1] in INLINE_LEVELS:
+        if due is None:
             return False
         seat, level = due
         version = game.version
@@ -120,7 +121,6 @@ class BotDriver:
             if fresh.version != version or due_bot(fresh.table) != due:
                 raise Stale
             record_bot_move(fresh, seat, action)
-            run_bots(fresh)
 
         try:
             self.tables.command(game_id, decide)
@@ -128,3 +128,14 @@ class BotDriver:
             return True  # look again at the game as it is now
         self.played.append((game_id, version, seat))
         return True
+
+    def settle(self, game_id: str, limit: int = 10_000) -> int:
+        """Play the bots of one game on this thread until none is due (tests and tools without
+        a running driver); the number of moves recorded. ``limit`` guards against a game whose
+        bots would never stop."""
+        moves = 0
+        while self.step(game_id):
+            moves += 1
+            if moves >= limit:
+                raise RuntimeError(f"the bots of game {game_id} did not settle in {limit} moves")
+        return moves
