@@ -195,9 +195,7 @@ def test_the_salt_and_seed_appear_in_no_read_path_while_the_game_runs(
     game_id = open_game(players, 1, None)
     play = random.Random(5)
     for _ in range(4):  # a few moves in: the log holds game entries too
-        game = players[0].gql("query($g: ID!) { game(id: $g) { activeSeats } }", {"g": game_id})[
-            "game"
-        ]
+        game = wait_game(players[0], game_id)  # the bot replies in its own command
         seat = game["activeSeats"][0]
         actions = players[seat].gql(
             "query($g: ID!) { game(id: $g) { legalActions } }", {"g": game_id}
