@@ -624,41 +624,14 @@ def servers(
 
 def profiled_server(database_url: str, extra: list[str], pin: bool, env: dict[str, str]) -> Any:
     """``papyrus serve`` with a sampling profiler (bench/server_profile.py), written on SIGTERM."""
-    import subprocess
-
-    import httpx
-
-    from bench.common import free_port
-
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "server_profile.py"),
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            database_url,
-            "--log-level",
-            "warning",
-            *extra,
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        env={**os.environ, **env},
-        preexec_fn=(lambda: os.sched_setaffinity(0, {0})) if pin else None,
+    return start_server(
+        database_url,
+        *extra,
+        cpus={0} if pin else None,
+        env=env,
+        program=(str(ROOT / "bench" / "server_profile.py"),),
+        ready_seconds=60,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("profiled server did not start")
 
 
 def line(store: str, servers_: int, f: dict[str, Any]) -> str:

@@ -40,11 +40,15 @@ def start_server(
     *extra: str,
     cpus: set[int] | None = None,
     env: dict[str, str] | None = None,
+    program: tuple[str, ...] = ("-m", "service.cli"),
+    ready_seconds: float = 30,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``papyrus serve`` on a free loopback port, once it is ready; returns it and its URL.
 
     ``cpus`` pins the server to those CPUs (``sched_setaffinity``, like ``taskset``); ``env``
-    adds environment variables (for example a profiler's).
+    adds environment variables (for example a profiler's); ``program`` is what the interpreter
+    runs with ``serve ...`` (the command line by default, or a wrapper such as
+    bench/server_profile.py).
     """
     port = free_port()
 
@@ -55,8 +59,7 @@ def start_server(
     process = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "service.cli",
+            *program,
             "serve",
             "--port",
             str(port),
@@ -72,7 +75,7 @@ def start_server(
         env={**os.environ, **env} if env else None,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + ready_seconds
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
