@@ -15,23 +15,11 @@ from typing import Any
 import pytest
 
 from tests.client import Client, register
+from tests.service.test_clocks import create
 from tests.service.test_processes import Process
 
 EVENTS = """query($g: ID!) { game(id: $g) { status events(first: 200) { edges { node {
   version type at data } } } } }"""
-
-
-def create(players: list[Client], clock: dict[str, Any]) -> str:
-    created = players[0].gql(
-        "mutation($i: CreateGameInput!) { createGame(input: $i) { id } }",
-        {"i": {"kind": "IMHOTEP", "seats": 2, "options": {"clock": clock}}},
-    )["createGame"]
-    for seat, player in enumerate(players):
-        player.gql(
-            "mutation($g: ID!, $s: Int) { joinGame(gameId: $g, seat: $s) { id } }",
-            {"g": created["id"], "s": seat},
-        )
-    return str(created["id"])
 
 
 def expiries(client: Client, game_id: str) -> list[dict[str, Any]]:
@@ -59,9 +47,9 @@ def offset_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def timed_games(client_url: str) -> tuple[list[Client], list[str]]:
     players = [register(client_url, "Ann"), register(client_url, "Bob")]
     games = [
-        create(players, {"mode": "move", "moveMs": 10_000, "onExpiry": "takeover"}),
-        create(players, {"mode": "bank", "bankMs": 20_000, "onExpiry": "abandon"}),
-        create(players, {"mode": "move", "moveMs": 30_000, "onExpiry": "takeover"}),
+        create(players, "IMHOTEP", {"mode": "move", "moveMs": 10_000, "onExpiry": "takeover"}),
+        create(players, "IMHOTEP", {"mode": "bank", "bankMs": 20_000, "onExpiry": "abandon"}),
+        create(players, "IMHOTEP", {"mode": "move", "moveMs": 30_000, "onExpiry": "takeover"}),
     ]
     return players, games
 
