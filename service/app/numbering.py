@@ -197,11 +197,8 @@ def fork_number(tables_: Tables, table: tables.Table, caller: Caller) -> int | N
         origin = tables_.get(str(source["game_id"]))
     except NotFound:
         return None
-    seats = viewer(origin.table, caller)
-    if not may_hide(origin.table, seats):
-        return None
-    entries = tables_.events(str(origin.id), 0, origin.version)
-    number = timeline_of(origin.table, entries, seats).number(int(source["version"]))
+    # the caller's log of the source, remembered like any other (``timeline``)
+    number = timeline(tables_, origin, caller).number(int(source["version"]))
     return None if number == source["version"] else number
 
 

@@ -132,13 +132,13 @@ class Play:
             game, saved = self.tables.command(game_id, decide)
         except AlreadyDone as done:
             first, last = done.game.commands[command]
-            recorded = self.tables.span(game_id, first, last)
-            if recorded and not same_action(recorded[0].action, action):
+            caused = self._caused(done.game, first, last)
+            if caused and not same_action(caused[0].action, action):
                 raise BadInput(
                     "This idempotency key was already used for another action: "
                     "use a new key for a new action."
                 ) from None
-            return self.tables.get(game_id), self._caused(done.game, first, last)
+            return self.tables.get(game_id), caused
         # every entry the command caused: the caller's action and the end of the game if it came
         return game, [e for e in saved if e.version >= span[0]]
 
