@@ -2,8 +2,8 @@
 
 The levels (``random``, ``greedy``, ``mcts``) and how each picks its action live in
 ``levels.py`` and the modules it names; they import the domain only. This module finds the bot
-that must act (``due_bot``) and records a bot's move on a game table (``record_bot_move``,
-``play_bot_move``). Every level plays off the request path, in its own command, by the bot
+that must act (``due_bot``) and records a bot's move on a game table (``record_bot_move``).
+Every level plays off the request path, in its own command, by the bot
 driver (``driver.py``): a human's command records only what the human caused. A bot's move is a
 function of the log: it is decided from the table's seed and the version it is decided at
 (``levels.bot_rng``), and recorded with the command ``bot:<seat>:<version>``.
@@ -18,13 +18,10 @@ from domain.contract import JSON
 from domain.engine import play
 from domain.randomness import rng_for
 from domain.registry import rules_for
-from service.app.bots.levels import DEFAULT_LEVEL, LEVELS, UnknownLevel, check_level, choose_action
+from service.app.bots.levels import DEFAULT_LEVEL, LEVELS, UnknownLevel, check_level
 from service.app.errors import BadInput
 from service.app.tables import finish_if_over, record_steps
 from service.store import GameTable
-
-#: the bot levels a seat may be given (``addBot(strategy: ...)``), weakest first
-STRATEGIES = LEVELS
 
 
 def check_strategy(strategy: str | None) -> str:
@@ -66,12 +63,3 @@ def record_bot_move(game: GameTable, seat: int, action: JSON) -> None:
     )
     record_steps(game, steps, seat, action, None, f"bot:{seat}:{game.version}")
     finish_if_over(game, rules)
-
-
-def play_bot_move(game: GameTable, seat: int, level: str) -> None:
-    """Decide and record one move of the bot of ``level`` for ``seat`` (which must be due)."""
-    table = game.table
-    rules = rules_for(table.kind)
-    record_bot_move(
-        game, seat, choose_action(level, rules, table.game, seat, table.seed, game.version)
-    )

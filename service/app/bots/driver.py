@@ -68,14 +68,19 @@ class BotDriver:
         self._wake.set()
 
     def start(self) -> None:
-        if self.running_games is not None:
-            try:
-                for game_id in self.running_games():
-                    self.wake(game_id)
-            except Exception:  # the store is down: games are woken again by their next save
-                log.exception("the bot driver could not list the running games")
+        """Look at every running game and play their bots on the driver's own thread (a slow
+        or unreachable store does not hold the server's start, as for the clocks' scheduler)."""
         self._thread = threading.Thread(target=self._run, name="papyrus-bots", daemon=True)
         self._thread.start()
+
+    def _wake_running(self) -> None:
+        if self.running_games is None:
+            return
+        try:
+            for game_id in self.running_games():
+                self.wake(game_id)
+        except Exception:  # the store is down: games are woken again by their next save
+            log.exception("the bot driver could not list the running games")
 
     def stop(self) -> None:
         self._stop.set()
@@ -84,6 +89,7 @@ class BotDriver:
             self._thread.join(timeout=10)
 
     def _run(self) -> None:
+        self._wake_running()
         while not self._stop.is_set():
             self._wake.wait(timeout=1.0)
             self._wake.clear()
