@@ -97,7 +97,7 @@ def control_of(raw: Any) -> JSON | None:
         MOVE: {"mode", "moveMs", "onExpiry", "bot"},
         BANK: {"mode", "bankMs", "incrementMs", "onExpiry", "bot"},
     }
-    if mode not in allowed:
+    if not isinstance(mode, str) or mode not in allowed:
         raise ValueError(f'A clock\'s "mode" is "none", "move" or "bank", not {mode!r}.')
     extra = sorted(set(raw) - allowed[mode])
     if extra:
@@ -305,6 +305,8 @@ def problem(
     if kind == CLOCK_STARTED:
         if not running or any(s in state.started or s not in due for s in seats):
             return "a turn started on the clock for a seat that did not have to act"
+        if data != {"at": at, "seats": seats} or len(set(seats)) != len(seats):
+            return "a turn start that is not what the clock records"
         return None
     seat = seats[0]
     if kind == CLOCK_CHARGED:
@@ -335,12 +337,15 @@ def problem(
     if kind == SEAT_TAKEN_OVER:
         if state.control["on_expiry"] != TAKEOVER or seat not in state.timed_out:
             return "a take-over of a seat whose time had not run out"
-        if seat in state.taken_over or data.get("bot") != state.control["bot"]:
+        wanted = {"seat": seat, "at": at, "bot": state.control["bot"]}
+        if seat in state.taken_over or data != wanted:
             return "a take-over that is not the table's policy"
         return None
     if kind == SEAT_RECLAIMED:
         if seat not in state.taken_over:
             return "a seat reclaimed that was not taken over"
+        if data != {"seat": seat, "at": at}:
+            return "a seat reclaimed that is not what the clock records"
         return None
     return f"an unknown clock entry {kind!r}"
 

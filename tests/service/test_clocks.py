@@ -260,6 +260,7 @@ def test_time_bank_abandon_over_rest(timed: tuple[Server, Time]) -> None:
         {"mode": "bank", "bankMs": 60_000, "onExpiry": "explode"},
         {"mode": "move", "moveMs": 60_000, "bot": "grandmaster"},
         {"mode": "move", "moveMs": 1.5},
+        {"mode": ["move"], "moveMs": 60_000},  # not a string: was an INTERNAL (unhashable)
     ],
 )
 def test_bad_time_controls_are_bad_input(sqlite_server: Server, clock_option: Any) -> None:
