@@ -61,9 +61,11 @@ WEIGHTS: dict[tuple[str, str], Weight] = {
     # reads and folds the log up to the page, then one rules step and a full view per step
     ("Game", "replay"): Weight(own=500, each=15),
     ("ReplayStep", "state"): Weight(own=5),
+    ("ReplayStep", "view"): Weight(own=5),
     # rebuilds the game from its log up to that version (past versions are not cached)
     ("Game", "stateAt"): Weight(own=1000),
     ("Game", "clockAt"): Weight(own=1000),  # the same rebuild, for the clock at that version
+    ("Game", "viewAt"): Weight(own=1000),  # the same rebuild, for the typed view
     # the whole log: re-hashed and replayed through the rules / read and written out
     ("Query", "verifyLog"): Weight(own=2000),
     ("Query", "exportGame"): Weight(own=500),
