@@ -29,6 +29,7 @@ def present_game(
     for a timed table's clock (default: the latest time its log recorded)."""
     table = game.table
     log = log or numbering.Timeline(game.version, game.modified_on)
+    legal = views.legal_actions(table, caller)
     return {
         "id": str(game.id),
         "kind": table.kind.upper(),
@@ -50,8 +51,8 @@ def present_game(
         "mySeat": views.my_seat(table, caller),
         "activeSeats": views.active_seats(table),
         "state": views.state(table, caller),
-        "legalActions": views.legal_actions(table, caller),
-        "moves": moves(table.kind, views.legal_actions(table, caller)),
+        "legalActions": legal,
+        "moves": moves(table.kind, legal),
         "scores": views.scores(table),
         "result": views.result(table),
         "forkedFrom": fork_source(table.forked_from and log.fork_source(table.forked_from)),
