@@ -44,8 +44,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API runs an event loop on this thread
+    while it is open, so a session-wide browser would break every later test that calls
+    ``asyncio.run`` (any test module collected after these)."""
     if not os.access(CHROMIUM, os.X_OK):
         message = f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)"
         if IN_CI:
