@@ -87,6 +87,25 @@ def wait_game(
         time.sleep(0.02)
 
 
+EVENTS_PAGE = """query($g: ID!, $after: String) { game(id: $g) {
+  events(first: 200, after: $after) { pageInfo { hasNextPage endCursor } nodes { %s } }
+} }"""
+
+
+def events_of(
+    client: Client, game_id: str, fields: str = "version type seat"
+) -> list[dict[str, Any]]:
+    """Every event of the game's log as ``client`` may see it (``fields`` of each), page by page."""
+    out: list[dict[str, Any]] = []
+    after = None
+    while True:
+        page = client.gql(EVENTS_PAGE % fields, {"g": game_id, "after": after})["game"]["events"]
+        out.extend(page["nodes"])
+        if not page["pageInfo"]["hasNextPage"]:
+            return out
+        after = page["pageInfo"]["endCursor"]
+
+
 def register(base_url: str, name: str) -> Client:
     client = Client(base_url)
     data = client.gql(

@@ -8,26 +8,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.client import Client, register
+from tests.client import events_of, register
 from tests.web.conftest import Web
 
 SEATS = "query($g: ID!) { game(id: $g) { status seats { seat isBot strategy } } }"
-EVENT_TYPES = (
-    "query($g: ID!, $after: String) { game(id: $g) { events(first: 200, after: $after) {"
-    " pageInfo { hasNextPage endCursor } nodes { type seat } } } }"
-)
-
-
-def event_types(client: Client, game_id: str) -> list[tuple[str, Any]]:
-    """Every event of the game's log as Ivo may see it, page by page."""
-    found: list[tuple[str, Any]] = []
-    after = None
-    while True:
-        page = client.gql(EVENT_TYPES, {"g": game_id, "after": after})["game"]["events"]
-        found += [(n["type"], n["seat"]) for n in page["nodes"]]
-        if not page["pageInfo"]["hasNextPage"]:
-            return found
-        after = page["pageInfo"]["endCursor"]
 
 
 def test_a_timed_table_with_a_greedy_bot_from_the_lobby(web: Web, shoot: Any) -> None:
@@ -100,7 +84,7 @@ def test_a_seat_taken_over_on_expiry_is_reclaimed_from_the_page(web: Web) -> Non
     reclaim.click()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        types = [t for t, _ in event_types(ivo, game_id)]
+        types = [e["type"] for e in events_of(ivo, game_id, "type")]
         if "seat_reclaimed" in types:
             break
         time.sleep(0.2)

@@ -15,12 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.client import Client, register, wait_game
+from tests.client import Client, events_of, register, wait_game
 from tests.web.conftest import PHONE, Web
-
-EVENTS = """query($g: ID!, $after: String) { game(id: $g) {
-  events(first: 200, after: $after) { pageInfo { hasNextPage endCursor } nodes { version type hash } }
-} }"""
 
 
 def finished_game(owner: Client, kind: str, seats: int, seed: str) -> str:
@@ -35,17 +31,6 @@ def finished_game(owner: Client, kind: str, seats: int, seed: str) -> str:
         )
     assert wait_game(owner, game)["status"] == "FINISHED", "the bots finish the game"
     return str(game)
-
-
-def events_of(client: Client, game: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    after = None
-    while True:
-        page = client.gql(EVENTS, {"g": game, "after": after})["game"]["events"]
-        out.extend(page["nodes"])
-        if not page["pageInfo"]["hasNextPage"]:
-            return out
-        after = page["pageInfo"]["endCursor"]
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +82,7 @@ def test_a_finished_game_is_scrubbed_from_start_to_end_and_its_drawn_scores_are_
         {"g": game},
     )["game"]
     last, seats, result = facts["version"], len(facts["seats"]), facts["result"]
-    events = events_of(spectator, game)
+    events = events_of(spectator, game, "version type hash")
     assert [e["version"] for e in events] == list(range(1, last + 1))
 
     page = web.open(f"/games/{game}")  # a finished game opens in the replay viewer, at its end

@@ -41,11 +41,16 @@ export function renderWho() {
   }
 }
 
+// A failure as the server words it, "message (CODE)", announced to assistive technology.
+export function problem(failure) {
+  return h("p", {class: "error", role: "alert", "data-testid": "error"},
+    failure.message, failure.code ? ` (${failure.code})` : "");
+}
+
 export function showError(root, failure) {
   root.replaceChildren(h("section", {class: "panel"},
     h("h1", {}, "Something went wrong"),
-    h("p", {class: "error", role: "alert", "data-testid": "error"},
-      failure.message, failure.code ? ` (${failure.code})` : ""),
+    problem(failure),
     h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
 }
 

@@ -2,7 +2,7 @@
 // option of both games, join, add bots, the running games to watch; live from lobbyChanged.
 
 import {gql, player, setToken, subscribe, token, whoAmI} from "./api.js";
-import {navigate, renderWho} from "./app.js";
+import {navigate, problem, renderWho} from "./app.js";
 import {ADD_BOT, CREATE_GAME, JOIN_GAME, LOBBY, LOBBY_CHANGED, MY_GAMES, REGISTER} from "./queries.js";
 import {h} from "./svg.js";
 
@@ -29,11 +29,6 @@ const AMUNRE_FLAGS = [
   ["pharaoh", "Pharaoh module"],
   ["promo_favours", "Promo Favour cards"],
 ];
-
-function problem(failure) {
-  return h("p", {class: "error", role: "alert", "data-testid": "error"},
-    failure.message, failure.code ? ` (${failure.code})` : "");
-}
 
 // A one-line description of a table's options.
 export function describeOptions(kind, options, clock = null) {

@@ -8,8 +8,9 @@ import {navigate} from "./app.js";
 import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, RECLAIM_SEAT, REQUEST_UNDO} from "./queries.js";
 import {h} from "./svg.js";
 
-const BOARDS = {IMHOTEP: "./boards/imhotep.js", AMUN_RE: "./boards/amunre.js"};
-const KIND_NAMES = {IMHOTEP: "Imhotep", AMUN_RE: "Amun-Re"};
+//: each kind's board module (relative to this folder) and display name; replay.js shares them
+export const BOARDS = {IMHOTEP: "./boards/imhotep.js", AMUN_RE: "./boards/amunre.js"};
+export const KIND_NAMES = {IMHOTEP: "Imhotep", AMUN_RE: "Amun-Re"};
 const catalogs = new Map();
 
 export async function catalogOf(kind) {

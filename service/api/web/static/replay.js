@@ -9,18 +9,13 @@
 // natively, elsewhere on the page too), Home/End go to the first/last event.
 
 import {ApiError, gql} from "./api.js";
-import {seatNames} from "./play.js";
-import {CATALOG, REPLAY_EVENTS, REPLAY_GAME, REPLAY_STEPS} from "./queries.js";
+import {BOARDS, KIND_NAMES, catalogOf, seatNames} from "./play.js";
+import {REPLAY_EVENTS, REPLAY_GAME, REPLAY_STEPS} from "./queries.js";
 import {h} from "./svg.js";
 
 const PAGE = 25; // steps per `replay` request: each carries a whole view
 const EVENTS_PAGE = 200; // the server's largest `events` page
 const SPEEDS = [1, 2, 5, 10, 25, 50]; // events per second
-const KIND_NAMES = {IMHOTEP: "Imhotep", AMUN_RE: "Amun-Re"};
-const BOARDS = {
-  IMHOTEP: () => import("./boards/imhotep.js"),
-  AMUN_RE: () => import("./boards/amunre.js"),
-};
 
 const words = (id) => String(id ?? "").replace(/_/g, " ");
 
@@ -88,12 +83,11 @@ export async function showReplay(root, {gameId, version = null}) {
   const first = await gql(REPLAY_GAME, {id: gameId});
   const game = first.game;
   if (!game) throw new ApiError("This game does not exist (or is not yours to see).", "NOT_FOUND");
-  const [catalogData, board, events] = await Promise.all([
-    gql(CATALOG, {kind: game.kind}),
-    BOARDS[game.kind](),
+  const [catalog, board, events] = await Promise.all([
+    catalogOf(game.kind),
+    import(BOARDS[game.kind]),
     loadEvents(gameId),
   ]);
-  const catalog = catalogData.catalog;
   const names = seatNames(game);
   const last = events.length ? events[events.length - 1].version : 0;
   const firstVersion = events.length ? events[0].version : 0;

@@ -37,6 +37,10 @@ export function title(text) {
   return el("title", {}, text);
 }
 
+// An id lowercased (null/undefined kept): the typed views carry enum values (UPPER_SNAKE), the
+// catalogs lower-case ids, so the boards compare both through this.
+export const lower = (value) => (value === null || value === undefined ? value : String(value).toLowerCase());
+
 // A keyboard- and pointer-activated control (role=button, focusable, Enter/Space).
 export function clickable(node, label, onActivate) {
   node.setAttribute("tabindex", "0");

@@ -8,7 +8,7 @@
 // the Offering shows others only as "committed" (R11.1). Ids are compared lowercased, so the
 // board reads the typed view's enum values (UPPER_SNAKE) and the catalog's ids (lower) alike.
 
-import {SEAT_STYLES, clickable, el, piece, title} from "../svg.js";
+import {SEAT_STYLES, clickable, el, lower as lc, piece, title} from "../svg.js";
 
 const INK = "#1f1f1f";
 const MUTED = "#5b5b5b";
@@ -30,7 +30,6 @@ const SHORT = {
   mark_for_sale: "mark", thoth_discard: "discard",
 };
 
-const lc = (v) => (v === null || v === undefined ? v : String(v).toLowerCase());
 const words = (id) => String(id ?? "").toLowerCase().replace(/_/g, " ");
 const seatStyle = (seat) => SEAT_STYLES[seat % SEAT_STYLES.length];
 const seatName = (seat, names) => (names && names[seat] ? names[seat] : `Seat ${seat}`);

@@ -7,7 +7,7 @@
 //   pyramid that one of them acts on is clickable (data-action = its index). Returns the entries
 //   that have no place on the board (the page lists them as buttons).
 
-import {clickable, el, piece, STONE_STYLES, title} from "../svg.js";
+import {clickable, el, lower, piece, STONE_STYLES, title} from "../svg.js";
 
 const PW = 300; // panel width
 const GAP = 12;
@@ -28,8 +28,6 @@ const FINAL_STEPS = [
   ["burialChamber", "Burial chamber"], ["obelisks", "Obelisks"], ["decorations", "Decorations"],
   ["statues", "Statues"], ["blueCards", "Unused blue cards"], ["wrath", "Wrath of the Pharaoh"],
 ];
-
-const lower = (value) => (value === null || value === undefined ? value : String(value).toLowerCase());
 
 function stoneStyle(view, seat) {
   const player = view.players.find((p) => p.seat === seat);
