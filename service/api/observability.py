@@ -133,6 +133,8 @@ def current_request_id() -> str | None:
 
 def printable(value: str) -> str:
     """A client-given value as it may appear in a log line: no control characters, short."""
+    if value.isprintable():  # nearly always: one call in C, not one per character
+        return value[:MAX_LOGGED]
     cleaned = "".join(c if c.isprintable() else "?" for c in value)
     return cleaned[:MAX_LOGGED]
 
@@ -253,6 +255,8 @@ class RequestLog:
 
 
 def log_request(record: Record) -> None:
+    if not LOG.isEnabledFor(logging.INFO):
+        return
     status = record.status if record.status is not None else "-"
     named = record.operation and record.operation != record.path
     operation = f" {record.operation}" if named else ""

@@ -37,7 +37,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.redaction import DELETED_PLAYER
 from service.app.caller import SPECTATOR, Caller, require_player
-from service.app.errors import BadInput, Forbidden, Unauthenticated
+from service.app.errors import BadInput, Forbidden, RateLimited, Unauthenticated
 from service.app.limits import Limiter
 from service.app.redaction import Redaction
 from service.store import Credential, Player, credential_id, token_hash
@@ -49,6 +49,8 @@ TOKEN_CACHE = 10_000
 #: seconds a live credential is trusted without reading it again, while the feed is followed
 #: (the feed ends the trust at once on a revocation; this bounds a feed that stalls unnoticed)
 TOKEN_RECHECK_SECONDS = 5.0
+#: an ``Authorization`` header value that names a bearer token
+BEARER = re.compile(r"\s*Bearer\s+(\S+)\s*", flags=re.IGNORECASE)
 #: Unicode categories no name may contain: controls, formatting (bidirectional overrides,
 #: zero-width characters...), surrogates, private use, unassigned, line and paragraph breaks
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -170,8 +172,33 @@ class Accounts:
             self.limiter.failed_authentication(address)  # RATE_LIMITED past the limit
             raise
 
+    def known(self, authorization: str | None, address: str | None = None) -> Caller | None:
+        """``authenticate`` when this process can tell without the store: no token (a
+        spectator), or a token it trusts that was checked within ``TOKEN_RECHECK_SECONDS``
+        (as ``authenticate`` would answer from memory). ``None``: ask ``authenticate``, on a
+        worker (a token to read, a bad one, an address locked out)."""
+        if authorization is None or not authorization.strip():
+            return SPECTATOR
+        try:
+            self.limiter.refuse_locked_out(address)
+        except RateLimited:
+            return None
+        match = BEARER.fullmatch(authorization)
+        if match is None:
+            return None
+        hashed = token_hash(match.group(1))
+        with self._tokens_lock:
+            if not self._trusted:
+                return None
+            checked = self._live.get(credential_id(hashed))
+            known = self._tokens.get(hashed)
+            if known is None or checked is None or self.clock() - checked >= TOKEN_RECHECK_SECONDS:
+                return None
+            self._tokens.move_to_end(hashed)
+            return known
+
     def _resolve(self, authorization: str) -> Caller:
-        match = re.fullmatch(r"\s*Bearer\s+(\S+)\s*", authorization, flags=re.IGNORECASE)
+        match = BEARER.fullmatch(authorization)
         if match is None:
             raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
         hashed = token_hash(match.group(1))

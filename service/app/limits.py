@@ -85,6 +85,17 @@ class Limiter:
         self._lock = threading.Lock()
         self._swept = 0
 
+    @property
+    def limits_mutations(self) -> bool:
+        """Whether ``mutations`` counts anything (a statement): no limit of mutations or
+        registrations, nothing to count."""
+        limits = self.limits
+        return self.counters is not None and bool(
+            limits.mutations_per_player
+            or limits.mutations_per_address
+            or limits.registrations_per_address
+        )
+
     def mutations(
         self, player_id: str | None, address: str | None, count: int = 1, registrations: int = 0
     ) -> None:

@@ -180,6 +180,24 @@ def timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline:
     return log if forked_at is None else replace(log, forked_at=forked_at)
 
 
+def known_timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline | None:
+    """``timeline`` when it needs no read of the store (``None`` when it does): remembered, or
+    a log that hides nothing from the caller, of a game that is no fork."""
+    table = game.table
+    if table.forked_from:
+        return None
+    deleted = tables_.redaction.known_deleted() if tables_.redaction is not None else frozenset()
+    if deleted is None:
+        return None
+    seats = viewer(table, caller)
+    key = ("timeline", game.id, game.version, tuple(seats), deleted)
+    log: Timeline | None = tables_.memo.get(key)
+    if log is None and not hides(tables_, game, seats):
+        log = Timeline(game.version, game.modified_on)
+        tables_.memo.put(key, log)
+    return log
+
+
 def game_log(tables_: Tables, game_id: str, caller: Caller) -> tuple[GameTable, Timeline]:
     """The game and the caller's log of it, read together (one trip to the workers)."""
     game = tables_.get(game_id)

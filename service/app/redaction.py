@@ -83,6 +83,21 @@ class Redaction:
             self._refresh()
         return self._deleted
 
+    def known_deleted(self) -> frozenset[str] | None:
+        """``deleted()`` when it needs no read of the store now; ``None`` when it does."""
+        checked = self._checked
+        if checked is None or (
+            not self._followed and self.clock() - checked >= self.refresh_seconds
+        ):
+            return None
+        return self._deleted
+
+    def names_deleted(self, table: tables.Table, deleted: frozenset[str]) -> bool:
+        """Whether a seat of ``table`` is held by one of the ``deleted`` players."""
+        return bool(deleted) and any(
+            h is not None and h.player_id in deleted for h in table.holders
+        )
+
     def is_deleted(self, player_id: str | None) -> bool:
         return player_id is not None and player_id in self.deleted()
 
@@ -123,7 +138,7 @@ class Redaction:
     def table(self, table: tables.Table) -> tables.Table:
         """A private copy of a table, its seats redacted (changed in place and returned)."""
         deleted = self.deleted()
-        if deleted and any(h is not None and h.player_id in deleted for h in table.holders):
+        if self.names_deleted(table, deleted):
             table.holders = [
                 tables.Holder(h.player_id, DELETED_PLAYER, h.bot)
                 if h is not None and h.player_id in deleted

@@ -124,6 +124,20 @@ class Tables:
             raise missing(game_id)
         return self._shown(game)
 
+    def peek(self, game_id: str) -> GameTable | None:
+        """The current game when this process knows it is current and shows it unchanged (no
+        SQL, no copy): ``None`` when ``get`` must be asked (on a worker). The game is the
+        cache's own: read it, never change it (the cache never changes it in place either)."""
+        try:
+            game = self.cache.get(uuid.UUID(game_id))
+        except (KeyError, ValueError):
+            return None
+        if self.redaction is not None:
+            deleted = self.redaction.known_deleted()
+            if deleted is None or self.redaction.names_deleted(game.table, deleted):
+                return None
+        return game
+
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Recorded]:
         """Stored events after version ``after`` as they are shown (one query; the game is not
         loaded): an entry that names a deleted player names ``DELETED_PLAYER``."""

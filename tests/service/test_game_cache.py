@@ -282,3 +282,41 @@ def test_news_heard_while_a_game_loads_keeps_the_loaded_version_stale() -> None:
     untrusted.saved(Version(ident, 1), new=True)  # type: ignore[arg-type]
     with pytest.raises(KeyError):
         untrusted.get(ident)  # no feed followed: every read asks the store
+
+
+EVERYTHING = """query($g: ID!) { game(id: $g) {
+  id kind status options version undoAllowed seed ranked rulesVersion createdAt updatedAt
+  seats { seat player { name } isBot takenOver } mySeat activeSeats clock { mode }
+  state view { __typename } legalActions moves { label } scores result { winners } canUndo { allowed }
+  events(first: 50) { nodes { version type data } }
+  replay(first: 3) { event { version } state }
+  stateAt(version: 3) viewAt(version: 3) { __typename }
+} }"""
+
+
+def test_reads_share_the_cached_game_and_never_change_it(sqlite_url: str) -> None:
+    """Issue #14: a read of a current game takes the cache's own game, with no copy and no trip
+    to a worker (``Tables.peek``); so no field a reader may ask changes it. Every ``Game``
+    field is read by each seat and a spectator, and the cached game pickles exactly as before
+    (its table, history, clock and seats), while the next command still plays on from it."""
+    import pickle
+
+    with Server(sqlite_url) as server:
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="shared-reads")
+        for _ in range(6):  # some history: events, replay steps, a past state
+            player, game = to_move(players, game_id)
+            player.gql(ACT, {"g": game_id, "a": game["legalActions"][0], "v": game["version"]})
+        tables = server.server.config.app.state.runtime.app.tables
+        cached = tables.cache.cache[uuid.UUID(game_id)]
+        assert tables.peek(game_id) is cached  # shared, not copied
+        before = pickle.dumps(cached)
+        for reader in [*players, Client(server.url)]:
+            seen = reader.gql(EVERYTHING, {"g": game_id})["game"]
+            assert seen["version"] == cached.version and seen["events"]["nodes"]
+        assert tables.cache.cache[uuid.UUID(game_id)] is cached
+        assert pickle.dumps(cached) == before
+        player, game = to_move(players, game_id)
+        acted = player.gql(ACT, {"g": game_id, "a": game["legalActions"][0], "v": game["version"]})
+        assert acted["act"]["game"]["version"] > cached.version
+        assert pickle.dumps(cached) == before  # the command changed a copy of it

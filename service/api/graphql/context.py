@@ -55,6 +55,21 @@ class Context:
                 raise
         return self._caller
 
+    def known_caller(self) -> Caller | None:
+        """The caller when it is known without the store (``Accounts.known``: no statement, so
+        it may be asked on the event loop); ``None``: resolve ``caller`` on a worker."""
+        if self._caller is None and self._refused is None:
+            self._caller = self.app.accounts.known(self._authorization(), self.address)
+        return self._caller
+
+    async def resolved_caller(self) -> Caller:
+        """``caller``, resolved on a worker when the store must be asked (a refusal raises)."""
+        known = self.known_caller()
+        if known is not None:
+            return known
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, lambda: self.caller)
+
     def _authorization(self) -> str | None:
         authorization = self.authorization
         params = self.connection_params
@@ -91,11 +106,12 @@ class Context:
     async def limit_mutations(self, fields: int, registrations: int) -> None:
         """Count this request's mutations (``registrations`` of them registrations) against
         the caller and the address: ``RateLimited`` past a limit (``service.app.limits``)."""
-        loop = asyncio.get_running_loop()
-        try:  # on a worker (authentication reads the store), through the breaker once
-            caller = await loop.run_in_executor(self.executor, lambda: self.caller)
+        try:  # on a worker when authentication reads the store, through the breaker once
+            caller = await self.resolved_caller()
         except Unauthenticated:  # counted per address only; a resolver needing a player says so
             caller = SPECTATOR
+        if not self.app.limiter.limits_mutations:
+            return
         try:
             await self.run(
                 self.app.limiter.mutations, caller.player_id, self.address, fields, registrations

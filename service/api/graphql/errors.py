@@ -10,11 +10,9 @@ an unknown game is ``NOT_FOUND``, a store outage ``UNAVAILABLE``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 from graphql.error import GraphQLError
-from strawberry.extensions import SchemaExtension
 
 from service.api.observability import current_request_id
 from service.app.breaker import MESSAGE as STORE_DOWN
@@ -80,23 +78,20 @@ def with_request_id(error: GraphQLError) -> GraphQLError:
     return error
 
 
-class PublicErrors(SchemaExtension):
-    def _process(self, result: Any) -> None:
-        errors = getattr(result, "errors", None)
-        if errors:
-            result.errors = [public_error(e) for e in errors]
+def publish(result: Any) -> None:
+    """Every error of ``result`` (an operation's, or each result a subscription sends) leaves
+    with its code (``public_error``)."""
+    errors = getattr(result, "errors", None)
+    if errors:
+        result.errors = [public_error(e) for e in errors]
 
-    def on_stream_result(self, result: Any) -> Iterator[None]:
-        """Each result a subscription sends (its errors included) leaves with its codes."""
-        self._process(result)
-        yield
 
-    def on_operation(self) -> Iterator[None]:
-        yield
-        result = self.execution_context.result
-        if result is not None:
-            self._process(result)
-        if self.execution_context.pre_execution_errors:
-            self.execution_context.pre_execution_errors = [
-                public_error(e) for e in self.execution_context.pre_execution_errors
-            ]
+def publish_operation(execution_context: Any) -> None:
+    """The errors of a finished operation, its pre-execution ones too, leave with their codes."""
+    result = execution_context.result
+    if result is not None:
+        publish(result)
+    if execution_context.pre_execution_errors:
+        execution_context.pre_execution_errors = [
+            public_error(e) for e in execution_context.pre_execution_errors
+        ]

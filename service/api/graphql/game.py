@@ -76,9 +76,11 @@ class Game(Node):
         """The caller's log of this game (``numbering.Timeline``), read once per ``Game``."""
         if self._log is None:
             context = info.context
-            self._log = await context.run(
-                numbering.timeline, context.app.tables, self._game, self._caller
-            )
+            tables_ = context.app.tables
+            known = numbering.known_timeline(tables_, self._game, self._caller)
+            if known is None:
+                known = await context.run(numbering.timeline, tables_, self._game, self._caller)
+            self._log = known
         return self._log
 
     @strawberry.field(description="The game's id (its global `Node` id too).")

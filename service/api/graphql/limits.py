@@ -1,6 +1,6 @@
 """What one GraphQL request may ask for and how long it may run: cost, aliases, time.
 
-Checked on the parsed document before any resolver runs (``QueryLimits.on_execute``, through
+Checked on the parsed document before any resolver runs (``limited``, through
 two graphql-core validation rules), so an over-budget query costs the server a walk over at
 most ``MaxTokensLimiter``'s 2,000 tokens and nothing else:
 
@@ -58,7 +58,6 @@ from graphql import (
 )
 from graphql.language import DocumentNode
 from graphql.validation import ValidationRule
-from strawberry.extensions import SchemaExtension
 from strawberry.types.graphql import OperationType
 
 from service.api.graphql.cost import EXPENSIVE, costing
@@ -234,51 +233,50 @@ PASSED_SIZE = 512
 # -- the extension ------------------------------------------------------------------------------
 
 
-class QueryLimits(SchemaExtension):
-    """Refuses an operation over its cost or alias limit before it runs, sends a costly one's
-    store work to the costly pool, and cancels a query still running after its time budget.
-    The limits are the request context's ``limits``."""
-
-    async def on_execute(self) -> AsyncIterator[None]:
-        context = self.execution_context
-        limits = getattr(context.context, "limits", None) or Limits()
-        cost = 0
-        if context.graphql_document is not None:
-            cost, errors = check(
-                context.schema._schema,
-                context.graphql_document,
-                limits,
-                context.operation_name,
-                context.variables,
-                context.query,
-            )
-            if errors:  # raised here, the operation never starts (and answers data: null)
-                raise errors[0]
-        # a costly operation's store work (its resolvers' tasks inherit this) queues for a few
-        # threads of its own: however many it asks at once, and however many clients ask, the
-        # common pool stays free for everybody else (a subscription keeps the common pool: it
-        # lives on, and it costs per event)
-        costly = (
-            limits.costly_pool is not None
-            and cost > limits.costly
-            and context.operation_type is not OperationType.SUBSCRIPTION
+@contextlib.asynccontextmanager
+async def limited(context: Any) -> AsyncIterator[None]:
+    """Around an operation's execution (``context``: strawberry's execution context): refuses
+    it over its cost or alias limit before it runs, sends a costly one's store work to the
+    costly pool, and cancels a query still running after its time budget. The limits are the
+    request context's ``limits``."""
+    limits = getattr(context.context, "limits", None) or Limits()
+    cost = 0
+    if context.graphql_document is not None:
+        cost, errors = check(
+            context.schema._schema,
+            context.graphql_document,
+            limits,
+            context.operation_name,
+            context.variables,
+            context.query,
         )
-        token = COSTLY_LANE.set(limits.costly_pool if costly else None)
+        if errors:  # raised here, the operation never starts (and answers data: null)
+            raise errors[0]
+    # a costly operation's store work (its resolvers' tasks inherit this) queues for a few
+    # threads of its own: however many it asks at once, and however many clients ask, the
+    # common pool stays free for everybody else (a subscription keeps the common pool: it
+    # lives on, and it costs per event)
+    costly = (
+        limits.costly_pool is not None
+        and cost > limits.costly
+        and context.operation_type is not OperationType.SUBSCRIPTION
+    )
+    token = COSTLY_LANE.set(limits.costly_pool if costly else None)
+    try:
+        if context.operation_type is not OperationType.QUERY:
+            yield
+            return
+        budget = asyncio.timeout(limits.seconds)
         try:
-            if context.operation_type is not OperationType.QUERY:
+            async with budget:
                 yield
-                return
-            budget = asyncio.timeout(limits.seconds)
-            try:
-                async with budget:
-                    yield
-            except TimeoutError:
-                if not budget.expired():
-                    raise
-                raise refused(
-                    f"This query ran longer than the time budget of {limits.seconds:g} seconds "
-                    "and was cancelled: ask for fewer items (first:) or fewer expensive fields.",
-                    seconds=limits.seconds,
-                ) from None
-        finally:
-            COSTLY_LANE.reset(token)
+        except TimeoutError:
+            if not budget.expired():
+                raise
+            raise refused(
+                f"This query ran longer than the time budget of {limits.seconds:g} seconds "
+                "and was cancelled: ask for fewer items (first:) or fewer expensive fields.",
+                seconds=limits.seconds,
+            ) from None
+    finally:
+        COSTLY_LANE.reset(token)

@@ -1,9 +1,8 @@
 """The mutations: players (and their tokens), tables, play, undo, import and forks (API.md),
-and the rate limits every mutation request passes (``MutationLimits``)."""
+and the rate limits every mutation request passes (``limit_mutations``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import strawberry
@@ -18,7 +17,6 @@ from graphql import (
     OperationType,
     get_operation_ast,
 )
-from strawberry.extensions import SchemaExtension
 from strawberry.scalars import JSON
 
 from service.api.graphql.actioninput import ActionInput, action_of
@@ -294,7 +292,7 @@ class Mutation:
             ),
         ] = None,
     ) -> ActResult:
-        caller: Caller = info.context.caller
+        caller: Caller = await info.context.resolved_caller()
         action = await chosen_action(info, str(game_id), action, typed_action)
         found, records = await info.context.run(
             info.context.app.play.act,
@@ -306,7 +304,10 @@ class Mutation:
             seat,
         )
         # the caller's log: its own entries numbered as it sees them (``numbering.Timeline``)
-        log = await info.context.run(numbering.timeline, info.context.app.tables, found, caller)
+        tables_ = info.context.app.tables
+        log = numbering.known_timeline(tables_, found, caller)
+        if log is None:
+            log = await info.context.run(numbering.timeline, tables_, found, caller)
         game = game_of(info, found)
         game._log = log
         return ActResult(
@@ -329,7 +330,10 @@ async def chosen_action(info: Info, game_id: str, action: Any, typed: Any) -> An
             raise BadInput("Send an action: `action` (JSON) or `typedAction`.")
         return action
     kind, plain = action_of(typed)
-    found = await info.context.run(info.context.app.tables.get, game_id)
+    tables_ = info.context.app.tables
+    found = tables_.peek(game_id)
+    if found is None:
+        found = await info.context.run(tables_.get, game_id)
     if found.table.kind != kind:
         raise BadInput(
             f"typedAction is an action of {kind}, but this game is {found.table.kind}: "
@@ -338,7 +342,7 @@ async def chosen_action(info: Info, game_id: str, action: Any, typed: Any) -> An
     return plain
 
 
-class MutationLimits(SchemaExtension):
+async def limit_mutations(execution: Any) -> None:
     """The rate limits of mutations (``service.app.limits``), counted once per request before
     any of its mutations runs: one per mutation field, against the caller and the client
     address (``registerPlayer`` also as a registration). Over a limit, nothing runs: the
@@ -348,27 +352,23 @@ class MutationLimits(SchemaExtension):
     On a websocket, whose context lives as long as the connection, every query or mutation
     first checks the connection's token again (``Context.recheck``): one revoked since the
     connection opened is refused (subscriptions check it whenever they have news)."""
-
-    async def on_execute(self) -> AsyncIterator[None]:
-        execution = self.execution_context
-        document = execution.graphql_document
-        operation = get_operation_ast(document, execution.operation_name) if document else None
-        context: Context = execution.context
-        try:
-            if (
-                operation is not None
-                and operation.operation is not OperationType.SUBSCRIPTION
-                and context.is_connection
-            ):
-                await context.run(context.recheck)
-            if operation is not None and operation.operation is OperationType.MUTATION:
-                fields = root_fields(document, execution.operation_name)
-                await context.limit_mutations(len(fields), fields.count("registerPlayer"))
-        except PapyrusError as refused:
-            execution.result = ExecutionResult(
-                data=None, errors=[GraphQLError(refused.message, original_error=refused)]
-            )
-        yield
+    document = execution.graphql_document
+    operation = get_operation_ast(document, execution.operation_name) if document else None
+    context: Context = execution.context
+    try:
+        if (
+            operation is not None
+            and operation.operation is not OperationType.SUBSCRIPTION
+            and context.is_connection
+        ):
+            await context.run(context.recheck)
+        if operation is not None and operation.operation is OperationType.MUTATION:
+            fields = root_fields(document, execution.operation_name)
+            await context.limit_mutations(len(fields), fields.count("registerPlayer"))
+    except PapyrusError as refused:
+        execution.result = ExecutionResult(
+            data=None, errors=[GraphQLError(refused.message, original_error=refused)]
+        )
 
 
 def root_fields(document: DocumentNode | None, operation_name: str | None) -> list[str]:

@@ -1,6 +1,6 @@
 """What a GraphQL request asked, for its log line and metrics (``service.api.observability``).
 
-Once a document is parsed, ``RequestFacts`` notes on the request's record the operation's name
+Once an operation is over, ``observe`` notes on the request's record the operation's name
 (the client's, or the first root field), its root fields (only names the schema has, so that a
 metric label never takes a value the client made up) and the game it concerns (a ``gameId``
 argument, or ``game(id:)``), as a literal or a variable.
@@ -8,7 +8,6 @@ argument, or ``game(id:)``), as a literal or a variable.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from graphql import (
@@ -19,7 +18,6 @@ from graphql import (
     VariableNode,
     get_operation_ast,
 )
-from strawberry.extensions import SchemaExtension
 
 from service.api.observability import Record, current, printable
 
@@ -29,24 +27,22 @@ GAME_BY_ID = frozenset({"game"})
 MAX_FIELDS = 16
 
 
-class RequestFacts(SchemaExtension):
-    def on_operation(self) -> Iterator[None]:
-        yield
-        record = current()
-        context = self.execution_context
-        document = context.graphql_document
-        if record is None or document is None:
-            return
-        try:
-            operation = get_operation_ast(document, context.operation_name)
-        except Exception:  # an ambiguous document: validation says what is wrong
-            operation = None
-        if operation is None:
-            return
-        note(record, operation, context.schema._schema, context.variables or {})
-        record.operation = (
-            printable(context.operation_name) if context.operation_name else None
-        ) or (record.fields[0] if record.fields else None)
+def observe(context: Any) -> None:
+    """Note what the finished operation of ``context`` (strawberry's execution context) asked
+    on the request's record."""
+    record = current()
+    document = context.graphql_document
+    if record is None or document is None:
+        return
+    try:
+        operation = get_operation_ast(document, context.operation_name)
+    except Exception:  # an ambiguous document: validation says what is wrong
+        operation = None
+    if operation is None:
+        return
+    note(record, operation, context.schema._schema, context.variables or {})
+    named = printable(context.operation_name) if context.operation_name else None
+    record.operation = named or (record.fields[0] if record.fields else None)
 
 
 def note(

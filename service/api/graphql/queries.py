@@ -91,11 +91,15 @@ class Query:
     async def game(self, info: Info, id: GameID) -> Game | None:
         from service.app.errors import NotFound
 
+        context = info.context
+        found = context.app.tables.peek(str(id))  # current and known here: no trip to a worker
         try:
-            found = await info.context.run(info.context.app.tables.get, str(id))
+            if found is None:
+                found = await context.run(context.app.tables.get, str(id))
         except NotFound:
             return None
-        return game_of(info, found)
+        caller = await context.resolved_caller()
+        return Game(_game=found, _caller=caller)
 
     @strawberry.field(
         description="The object with this global id (Relay), or null: every node is a `Game`."
