@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
             f"Papyrus on http://{settings.host}:{settings.port}/graphql "
             f"({masked(settings.database_url)})"
         )
+        from service import heap
+
+        heap.keep()  # the modules and the schema out of the collector's way (service.heap)
         uvicorn.run(app, **server_options(settings))
         return 0
     return 2
