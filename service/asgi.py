@@ -22,13 +22,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
-from service.api.bodies import BodyLimit, BodyTooLarge, NotJson, limited, parse_json
+from service.api.bodies import BodyLimit, BodyTooLarge, NotJson, dumps, limited, parse_json
 from service.api.connections import (
     Admission,
     LegacyWSHandler,
@@ -110,6 +110,10 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             return parse_json(data)
         except NotJson as refused:
             raise HTTPException(422, refused.message) from None
+
+    def encode_json(self, data: object) -> str:
+        """Answers (HTTP and websocket, where strawberry sends a ``str`` as a text frame)."""
+        return dumps(data)
 
     def decode_json(self, data: str | bytes) -> object:
         """A websocket message too deep to read is invalid JSON too (strawberry closes 4400)."""
@@ -232,7 +236,28 @@ def cross_origin(origins: tuple[str, ...]) -> Middleware:
     )
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+class Dispatch:
+    """``POST /graphql``, nearly every request a client sends, goes straight to the same
+    middleware and the GraphQL view; everything else (and lifespan) through Starlette.
+
+    Starlette's own layers around its routes (its error and exception middleware, the router
+    trying each route in turn) do nothing for that one route that the view and ``RequestLog``
+    do not: a bug still answers 500 (uvicorn's answer when nothing was sent) and is logged."""
+
+    def __init__(self, app: Starlette, graphql: ASGIApp) -> None:
+        self.app = app
+        self.graphql = graphql
+        self.state = app.state  # what tests and tools read (``app.state.runtime``)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/graphql" and scope["method"] == "POST":
+            scope["app"] = self.app
+            await self.graphql(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> Dispatch:
     settings = settings or Settings()
     holder: dict[str, Runtime] = {}
     observed = Metrics()
@@ -277,13 +302,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # browsers on the origins allowed to open websockets may call GraphQL and REST too
     cors = cross_origin(settings.allowed_origins)
     compressed = Middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    # HTTP answers over 1 KB gzipped for clients that accept it (websockets pass through);
+    # level 1: it runs on the event loop, and large answers are mostly repeated JSON keys
+    middleware = [logged, cors, compressed, bodies]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        # HTTP answers over 1 KB gzipped for clients that accept it (websockets pass through);
-        # level 1: it runs on the event loop, and large answers are mostly repeated JSON keys
-        middleware=[logged, cors, compressed, bodies],
+        middleware=middleware,
         # unknown paths and wrong methods outside /api/v1 are problems too
         exception_handlers={RoutingError: http_error},
     )
-    return app
+    chain: ASGIApp = graphql
+    for layer in reversed(middleware):  # the same layers, in the same order, around the view
+        chain = layer.cls(chain, *layer.args, **layer.kwargs)
+    return Dispatch(app, chain)

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -49,8 +50,28 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
+def dumps(value: object) -> str:
+    """``value`` as compact JSON text (what ``json.dumps(value, separators=(",", ":"))`` writes,
+    non-ASCII characters as themselves), by ``orjson`` (several times faster on the answers of
+    every request), or by ``json`` for what ``orjson`` refuses (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def parse_json(raw: bytes | str) -> Any:
-    """``raw`` as JSON, or ``NotJson``."""
+    """``raw`` as JSON, or ``NotJson``: by ``orjson`` when it reads it (nearly always), else by
+    ``json``, which takes what ``orjson`` does not (an integer past 64 bits) and says what is
+    wrong with the rest."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        if depth_exceeds(value, MAX_JSON_DEPTH):
+            raise NotJson(too_deep())
+        return value
     try:
         value = json.loads(raw)
     except RecursionError:
