@@ -47,6 +47,30 @@ export function problem(failure) {
     failure.message, failure.code ? ` (${failure.code})` : "");
 }
 
+// One run of `work` at a time: a call while it runs asks for one more run right after, however
+// many calls came (so the last answer drawn is never older than the last call), while alive().
+export function coalesced(work, alive) {
+  let running = null;
+  let again = false;
+  return async function run() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await work();
+      } while (again && alive());
+    })();
+    try {
+      await running;
+    } finally {
+      running = null;
+    }
+  };
+}
+
 export function showError(root, failure) {
   root.replaceChildren(h("section", {class: "panel"},
     h("h1", {}, "Something went wrong"),

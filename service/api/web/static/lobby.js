@@ -2,7 +2,7 @@
 // option of both games, join, add bots, the running games to watch; live from lobbyChanged.
 
 import {gql, player, setToken, subscribe, token, whoAmI} from "./api.js";
-import {navigate, problem, renderWho} from "./app.js";
+import {coalesced, navigate, problem, renderWho} from "./app.js";
 import {ADD_BOT, CREATE_GAME, JOIN_GAME, LOBBY, LOBBY_CHANGED, MY_GAMES, REGISTER} from "./queries.js";
 import {h} from "./svg.js";
 
@@ -340,41 +340,25 @@ export async function showLobby(root) {
   }
 
   let clocks = new Map(); // open tables' time controls, by game id (none: not timed)
-  let loading = null;
-  let again = false;
-  async function refresh() {
-    if (loading) {
-      again = true;
-      return loading;
-    }
-    loading = (async () => {
-      do {
-        again = false;
-        try {
-          const data = await gql(LOBBY, {first: 50});
-          if (!alive) return;
-          clocks = new Map(data.timed.nodes.map((game) => [game.id, game.clock]));
-          list(tables, data.lobby.nodes, "No open table: create one.", {open: true});
-          list(running, data.running.nodes, "No game is running.", {open: false});
-          const me = player();
-          if (signedIn() && me) {
-            const games = await gql(MY_GAMES, {player: me.id});
-            if (!alive) return;
-            const active = games.gameSummaries.nodes.filter((s) => s.status === "ACTIVE" || s.status === "OPEN");
-            list(mine, active, "You sit at no running table.", {open: false});
-          }
-          tables.dataset.loaded = "true";
-        } catch (failure) {
-          if (alive) message.replaceChildren(problem(failure));
-        }
-      } while (again && alive);
-    })();
+  const refresh = coalesced(async () => {
     try {
-      await loading;
-    } finally {
-      loading = null;
+      const data = await gql(LOBBY, {first: 50});
+      if (!alive) return;
+      clocks = new Map(data.timed.nodes.map((game) => [game.id, game.clock]));
+      list(tables, data.lobby.nodes, "No open table: create one.", {open: true});
+      list(running, data.running.nodes, "No game is running.", {open: false});
+      const me = player();
+      if (signedIn() && me) {
+        const games = await gql(MY_GAMES, {player: me.id});
+        if (!alive) return;
+        const active = games.gameSummaries.nodes.filter((s) => s.status === "ACTIVE" || s.status === "OPEN");
+        list(mine, active, "You sit at no running table.", {open: false});
+      }
+      tables.dataset.loaded = "true";
+    } catch (failure) {
+      if (alive) message.replaceChildren(problem(failure));
     }
-  }
+  }, () => alive);
 
   let timer = null;
   let stop = null;

@@ -4,7 +4,7 @@
 // viewer (replay.js); "Replay" opens it at the current version.
 
 import {gql, subscribe, token} from "./api.js";
-import {navigate} from "./app.js";
+import {coalesced, navigate, problem} from "./app.js";
 import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, RECLAIM_SEAT, REQUEST_UNDO} from "./queries.js";
 import {h} from "./svg.js";
 
@@ -44,11 +44,6 @@ export function clockText(ms) {
 // (`readAt`, this browser's time); a running seat's time has counted down since.
 function leftNow(seatClock, readAt) {
   return seatClock.running ? seatClock.remainingMs - (Date.now() - readAt) : seatClock.remainingMs;
-}
-
-function problem(failure) {
-  return h("p", {class: "error", role: "alert", "data-testid": "error"},
-    h("strong", {}, failure.code || "ERROR"), ": ", failure.message);
 }
 
 export async function showPlay(root, {gameId}) {
@@ -223,33 +218,17 @@ export async function showPlay(root, {gameId}) {
     root.dataset.status = game.status;
   }
 
-  let loading = null;
-  let again = false;
-  async function refresh() {
-    if (loading) {
-      again = true;
-      return loading;
-    }
-    loading = (async () => {
-      do {
-        again = false;
-        try {
-          const data = await gql(GAME, {id: gameId});
-          if (!alive || !data.game) return;
-          game = data.game; // one read at a time: answers arrive in order
-          readAt = Date.now();
-          draw();
-        } catch (failure) {
-          if (alive) message.replaceChildren(problem(failure));
-        }
-      } while (again && alive);
-    })();
+  const refresh = coalesced(async () => {
     try {
-      await loading;
-    } finally {
-      loading = null;
+      const data = await gql(GAME, {id: gameId});
+      if (!alive || !data.game) return;
+      game = data.game; // one read at a time: answers arrive in order
+      readAt = Date.now();
+      draw();
+    } catch (failure) {
+      if (alive) message.replaceChildren(problem(failure));
     }
-  }
+  }, () => alive);
 
   let seen = game.version;
   const stop = subscribe(GAME_CHANGED, () => ({gameId, afterVersion: seen}), (data) => {

@@ -217,12 +217,18 @@ function dockRow(view, places, site, names, y) {
   return {node: group, height: 32 + row * 26};
 }
 
+// A site panel's body with the dock row on top: the body and where the site's own drawing starts
+// (`gap` below the row).
+function docked(view, places, site, names, gap = 8) {
+  const body = el("g", {});
+  const dock = dockRow(view, places, site, names, 26);
+  body.append(dock.node);
+  return {body, top: 26 + gap + dock.height};
+}
+
 function marketPanel(view, catalog, places, names) {
   const market = view.market;
-  const body = el("g", {});
-  const dock = dockRow(view, places, "market", names, 26);
-  body.append(dock.node);
-  const top = 30 + dock.height;
+  const {body, top} = docked(view, places, "market", names, 4);
   const cardW = 68;
   const cardH = 92;
   const drawCard = (id, x, group, caption) => {
@@ -283,11 +289,8 @@ function marketPanel(view, catalog, places, names) {
 
 function pyramidsPanel(view, catalog, places, names) {
   const site = view.sites.pyramids;
-  const body = el("g", {});
-  const dock = dockRow(view, places, "pyramids", names, 26);
-  body.append(dock.node);
-  const top = 34 + dock.height;
-  const layouts = ((catalog && catalog.sites && catalog.sites.pyramids && catalog.sites.pyramids[site.side]) || {}).pyramids || [];
+  const {body, top} = docked(view, places, "pyramids", names);
+  const layouts = catalog?.sites?.pyramids?.[site.side]?.pyramids ?? [];
   const cell = site.pyramids.length > 1 ? 24 : 26;
   let x = 10;
   let tallest = 0;
@@ -300,7 +303,6 @@ function pyramidsPanel(view, catalog, places, names) {
     for (const level of levels) {
       const mine = spaces.filter((s) => s.level === level);
       const columns = Math.max(...mine.map((s) => s.column));
-      const rows = Math.max(...mine.map((s) => s.row));
       group.append(el("text", {x: lx, y: top - 4, class: "tiny muted"}, `L${level}`));
       for (const space of mine) {
         const cx = lx + (space.column - 1) * cell;
@@ -318,7 +320,6 @@ function pyramidsPanel(view, catalog, places, names) {
         tallest = Math.max(tallest, (space.row) * cell);
       }
       lx += columns * cell + 6;
-      void rows;
     }
     if (site.pyramids.length > 1) {
       const rows = Math.max(...spaces.map((s) => s.row));
@@ -338,12 +339,9 @@ function pyramidsPanel(view, catalog, places, names) {
 
 function templePanel(view, catalog, places, names) {
   const site = view.sites.temple;
-  const body = el("g", {});
-  const dock = dockRow(view, places, "temple", names, 26);
-  body.append(dock.node);
-  const top = 34 + dock.height;
+  const {body, top} = docked(view, places, "temple", names);
   const cell = Math.min(50, (PW - 20) / site.width);
-  const columns = (((catalog && catalog.sites && catalog.sites.temple && catalog.sites.temple[site.side]) || {}).columns) || [];
+  const columns = catalog?.sites?.temple?.[site.side]?.columns ?? [];
   for (let c = 0; c < site.width; c += 1) {
     const x = 10 + c * cell;
     const height = Math.floor((site.stones.length - c - 1) / site.width) + 1;
@@ -365,10 +363,7 @@ function templePanel(view, catalog, places, names) {
 
 function burialPanel(view, places, names) {
   const site = view.sites.burialChamber;
-  const body = el("g", {});
-  const dock = dockRow(view, places, "burial_chamber", names, 26);
-  body.append(dock.node);
-  const top = 34 + dock.height;
+  const {body, top} = docked(view, places, "burial_chamber", names);
   const rows = 3;
   const columns = Math.max(8, Math.ceil(site.stones.length / rows));
   const cell = Math.min(24, (PW - 20) / columns);
@@ -389,10 +384,7 @@ function burialPanel(view, places, names) {
 
 function obelisksPanel(view, places, names) {
   const site = view.sites.obelisks;
-  const body = el("g", {});
-  const dock = dockRow(view, places, "obelisks", names, 26);
-  body.append(dock.node);
-  const top = 34 + dock.height;
+  const {body, top} = docked(view, places, "obelisks", names);
   let height = top;
   if (site.heights) {
     const most = Math.max(4, ...site.heights);
