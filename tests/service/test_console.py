@@ -15,14 +15,13 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
-import pytest
 from graphql import OperationDefinitionNode, parse, validate
 
 from service.api.graphql import console
 from service.api.graphql.schema import schema
+from tests.browser import chromium
 from tests.client import register
 
-CHROMIUM = "/usr/bin/chromium"
 SUBSCRIPTION = 'subscription { gameEvents(gameId: "nope") { version } }'
 
 
@@ -135,12 +134,9 @@ def _run_operation(page: Any, name: str) -> None:
     page.get_by_role("menuitem", name=name, exact=True).click()
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 def test_graphiql_works_offline_in_a_real_browser(sqlite_server) -> None:  # type: ignore[no-untyped-def]
     """GraphiQL renders with the outside network cut, runs registerPlayer over HTTP and a
     gameEvents subscription over the websocket that receives a live event."""
-    from playwright.sync_api import sync_playwright
-
     folder = screenshots()
     outside: list[str] = []
     failed: list[str] = []
@@ -165,11 +161,7 @@ def test_graphiql_works_offline_in_a_real_browser(sqlite_server) -> None:  # typ
         player.gql("mutation($g: ID!) { joinGame(gameId: $g) { id } }", {"g": game_id})
     shown = "query($g: ID!) { game(id: $g) { version status activeSeats mySeat legalActions } }"
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+    with chromium() as browser:
         try:
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             context.route("**/*", route)
@@ -256,8 +248,6 @@ def test_graphiql_works_offline_in_a_real_browser(sqlite_server) -> None:  # typ
         except Exception:
             page.screenshot(path=str(folder / "failed.png"))
             raise
-        finally:
-            browser.close()
     assert outside == [], f"the console tried to reach the outside: {outside}"
     assert failed == [], f"requests that failed: {failed}"
     for player in (alice, bob):

@@ -15,7 +15,6 @@ is saved to a folder the test prints.
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,11 +25,10 @@ import httpx
 import pytest
 
 from service.settings import Settings
+from tests.browser import chromium
 from tests.client import register, wait_game
-from tests.conftest import IN_CI, Server, free_port
+from tests.conftest import Server, free_port
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 #: the page's script: the few graphql-transport-ws messages are written out by hand
@@ -218,19 +216,8 @@ def page_origin() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not os.access(CHROMIUM, os.X_OK):
-        message = f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -23,10 +23,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import IN_CI, Server
+from tests.browser import chromium
+from tests.conftest import Server
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 #: localStorage keys of the client (service/api/web/static/api.js)
 TOKEN_KEY = "papyrus.token"
 PLAYER_KEY = "papyrus.player"
@@ -49,19 +48,8 @@ def browser() -> Iterator[Any]:
     """One Chromium per test module: Playwright's sync API runs an event loop on this thread
     while it is open, so a session-wide browser would break every later test that calls
     ``asyncio.run`` (any test module collected after these)."""
-    if not os.access(CHROMIUM, os.X_OK):
-        message = f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @dataclass
