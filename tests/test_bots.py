@@ -164,8 +164,8 @@ def test_greedy_takes_the_immediate_gain() -> None:
         chosen = choose_action("greedy", rules, state, seat, "g", 3)
         rng = random.Random(0)
         position = determinize(rules, state, seat, rng)
-        scored = greedy.ranked(rules, position, seat, rng)
         legal = rules.legal_actions(position, seat)
+        scored = greedy.ranked(rules, position, seat, legal, rng)
         best = max(v for v, _ in scored)
         assert dict(scored)  # every action valued
         assert max(v for v, i in scored if legal[i] == chosen) >= best - 1e-9

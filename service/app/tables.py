@@ -168,13 +168,12 @@ class Tables:
         return self.events(game_id, after=first - 1, limit=last - first + 1)
 
     def at_version(self, game_id: str, version: int) -> GameTable:
-        game = self.get(game_id)
-        if not 1 <= version <= game.version:
-            raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
-        return self.past(game, version)
+        return self.past(self.get(game_id), version)
 
     def past(self, game: GameTable, version: int) -> GameTable:
-        """``game`` as it was at ``version`` (which the caller knows to exist)."""
+        """``game`` as it was at ``version`` (``BAD_INPUT`` for a version it does not have)."""
+        if not 1 <= version <= game.version:
+            raise BadInput(f"Version must be between 1 and {game.version}, not {version}.")
         with self._timed("load"):
             past: GameTable = self.store.repository.get(game.id, version=version)
         return self._shown(past)

@@ -370,7 +370,7 @@ def test_costly_operations_run_their_store_work_on_the_costly_pool(sqlite_server
     owner = register(sqlite_server.url, "Owner")
     game_id = finished_game(owner)
     app = application(sqlite_server)
-    past = Threads(app.tables, "at_version")
+    past = Threads(app.tables, "past")
     costly = (
         "query($g: ID!) { "
         + " ".join(f"s{v}: game(id: $g) {{ stateAt(version: {v}) }}" for v in range(1, 10))

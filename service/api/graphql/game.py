@@ -83,6 +83,11 @@ class Game(Node):
             self._log = known
         return self._log
 
+    async def _past(self, info: Info, version: int) -> GameTable:
+        """The game right after event ``version``, a number of the caller's log."""
+        recorded = (await self._seen(info)).version_of(version)
+        return await info.context.run(info.context.app.tables.past, self._game, recorded)
+
     @strawberry.field(description="The game's id (its global `Node` id too).")
     def id(self) -> strawberry.ID:
         return strawberry.ID(str(self._game.id))
@@ -198,9 +203,7 @@ class Game(Node):
         "time the log had recorded then); null for a table without a time control."
     )
     async def clock_at(self, info: Info, version: Version) -> GameClock | None:
-        tables = info.context.app.tables
-        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
-        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        past = await self._past(info, version)
         return game_clock(clock_view_at(past.table))
 
     @strawberry.field(description="The game state as the caller may see it.")
@@ -346,9 +349,7 @@ class Game(Node):
         "error on this field alone, for a version the game does not have."
     )
     async def state_at(self, info: strawberry.Info[Context, None], version: Version) -> JSON | None:
-        tables = info.context.app.tables
-        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
-        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        past = await self._past(info, version)
         # Time travel shows what was visible then; once the game is over everything is public.
         return JSON(views.state(past.table, self._caller, revealed=views.is_revealed(self._table)))
 
@@ -357,9 +358,7 @@ class Game(Node):
         "as `stateAt`); null before the game starts."
     )
     async def view_at(self, info: Info, version: Version) -> GameView | None:
-        tables = info.context.app.tables
-        version = (await self._seen(info)).version_of(version)  # a number of the caller's log
-        past = await info.context.run(tables.at_version, str(self._game.id), version)
+        past = await self._past(info, version)
         shown = views.state(past.table, self._caller, revealed=views.is_revealed(self._table))
         return typed_view(self._table.kind, shown) if shown else None
 

@@ -21,10 +21,13 @@ from service.app.bots.levels import Budget, bot_rng, determinize
 EPSILON = 1e-9
 
 
-def ranked(rules: Rules[Any], position: Any, seat: int, rng: Any) -> list[tuple[float, int]]:
-    """(value after the action, index) for every legal action of ``seat`` on ``position``."""
+def ranked(
+    rules: Rules[Any], position: Any, seat: int, actions: list[JSON], rng: Any
+) -> list[tuple[float, int]]:
+    """(value after the action, index) for every one of ``actions``, the legal actions of
+    ``seat`` on ``position``."""
     out = []
-    for index, action in enumerate(rules.legal_actions(position, seat)):
+    for index, action in enumerate(actions):
         _, after = play(rules, position.__deepcopy__({}), seat, action, rng)
         out.append((evaluation.value(rules, after, seat), index))
     return out
@@ -36,7 +39,7 @@ def choose(
     rng = bot_rng("greedy", seed, version, seat)
     position = determinize(rules, state, seat, rng)
     actions = rules.legal_actions(position, seat)
-    scored = ranked(rules, position, seat, rng)
+    scored = ranked(rules, position, seat, actions, rng)
     best = max(v for v, _ in scored)
     top = [i for v, i in scored if v >= best - EPSILON]
     return actions[rng.choice(top)]
