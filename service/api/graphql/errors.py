@@ -74,7 +74,16 @@ def with_request_id(error: GraphQLError) -> GraphQLError:
     as in its log line and ``X-Request-Id`` header."""
     request_id = current_request_id()
     if request_id is not None and (error.extensions or {}).get("requestId") != request_id:
-        error.extensions = {**(error.extensions or {}), "requestId": request_id}
+        # a new error: this one may be shared by requests (a cached validation's, say)
+        return GraphQLError(
+            error.message,
+            nodes=error.nodes,
+            source=error.source,
+            positions=error.positions,
+            path=error.path,
+            original_error=error.original_error,
+            extensions={**(error.extensions or {}), "requestId": request_id},
+        )
     return error
 
 

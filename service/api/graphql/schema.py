@@ -51,26 +51,47 @@ class Gate(SchemaExtension):
       record notes what was asked (``observed.observe``), for its log line and metrics.
     """
 
-    def on_operation(self) -> Iterator[None]:
-        context = self.execution_context
+    # the steps, shared by the hooks below and by ``PapyrusSchema.execute``
+
+    @staticmethod
+    def begin(context: ExecutionContext) -> None:
         context.parse_options["max_tokens"] = MAX_TOKENS
         # one rule tuple for every request, so that validation results can be cached
         context.validation_rules = (*context.validation_rules, DEPTH_RULE)
-        yield
+
+    @staticmethod
+    def parse(context: ExecutionContext) -> None:
+        context.graphql_document = parsed(context.query, **context.parse_options)
+
+    @staticmethod
+    def validate(context: ExecutionContext) -> list[GraphQLError]:
+        document = context.graphql_document
+        assert document is not None
+        errors: list[GraphQLError] = validated(
+            context.schema._schema, document, context.validation_rules
+        )
+        context.pre_execution_errors = errors  # a list, empty when valid
+        return errors
+
+    @staticmethod
+    def end(context: ExecutionContext) -> None:
         observe(context)
         publish_operation(context)
 
+    # the hooks (subscriptions)
+
+    def on_operation(self) -> Iterator[None]:
+        self.begin(self.execution_context)
+        yield
+        self.end(self.execution_context)
+
     def on_parse(self) -> Iterator[None]:
-        context = self.execution_context
-        context.graphql_document = parsed(context.query, **context.parse_options)
+        self.parse(self.execution_context)
         yield
 
     def on_validate(self) -> Iterator[None]:
-        context = self.execution_context
-        document = context.graphql_document
-        if document is not None:
-            errors = validated(context.schema._schema, document, context.validation_rules)
-            context.pre_execution_errors = errors  # a list, empty when valid
+        if self.execution_context.graphql_document is not None:
+            self.validate(self.execution_context)
         yield
 
     async def on_execute(self) -> AsyncIterator[None]:
@@ -119,12 +140,11 @@ class PapyrusSchema(strawberry.Schema):
             operation_name=operation_name,
             operation_extensions=operation_extensions,
         )
+        Gate.begin(context)
         try:
-            result = await self._gated(context, operation_extensions)
+            return await self._gated(context, operation_extensions)
         finally:
-            observe(context)
-        publish_operation(context)
-        return result
+            Gate.end(context)
 
     async def _gated(
         self, context: ExecutionContext, operation_extensions: dict[str, Any] | None
@@ -132,11 +152,9 @@ class PapyrusSchema(strawberry.Schema):
         if not context.query:
             raise MissingQueryError
         try:
-            context.graphql_document = parsed(context.query, max_tokens=MAX_TOKENS)
-        except GraphQLError as error:
-            return self._refused(context, error)
+            Gate.parse(context)
         except Exception as error:
-            return self._refused(context, GraphQLError(str(error), original_error=error))
+            return self._refused(context, coerced(error))
         try:
             operation_type = context.operation_type
         except RuntimeError as error:
@@ -144,9 +162,8 @@ class PapyrusSchema(strawberry.Schema):
         if operation_type not in context.allowed_operations:
             raise InvalidOperationTypeError(operation_type)
         document = context.graphql_document
-        context.validation_rules = (*context.validation_rules, DEPTH_RULE)
         try:
-            errors = validated(self._schema, document, context.validation_rules)
+            errors = Gate.validate(context)
             if errors:
                 return self._refused(context, *errors)
             async with limited(context):
@@ -166,12 +183,7 @@ class PapyrusSchema(strawberry.Schema):
                         )
                     )
         except Exception as error:
-            return self._refused(
-                context,
-                error
-                if isinstance(error, GraphQLError)
-                else GraphQLError(str(error), original_error=error),
-            )
+            return self._refused(context, coerced(error))
         result: Any = context.result
         if result.errors:
             context.pre_execution_errors = result.errors
@@ -189,6 +201,13 @@ class PapyrusSchema(strawberry.Schema):
         self._process_errors(list(errors), context)
         context.result = ExecutionResult(data=None, errors=list(errors), extensions={})
         return context.result
+
+
+def coerced(error: Exception) -> GraphQLError:
+    """An error raised before or around execution, as the GraphQL error it answers with."""
+    if isinstance(error, GraphQLError):
+        return error
+    return GraphQLError(str(error), original_error=error)
 
 
 schema = PapyrusSchema(
