@@ -320,3 +320,37 @@ def test_reads_share_the_cached_game_and_never_change_it(sqlite_url: str) -> Non
         acted = player.gql(ACT, {"g": game_id, "a": game["legalActions"][0], "v": game["version"]})
         assert acted["act"]["game"]["version"] > cached.version
         assert pickle.dumps(cached) == before  # the command changed a copy of it
+
+
+def test_a_replay_builds_the_typed_view_it_is_asked_for_through_fragments_too(
+    sqlite_url: str,
+) -> None:
+    """A replay step's typed view is built only when the query selects ``view``; selected
+    through a named fragment it is still there, and it is the same view as ``viewAt``."""
+    with Server(sqlite_url) as server:
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="replay-views")
+        for _ in range(4):
+            player, game = to_move(players, game_id)
+            player.gql(ACT, {"g": game_id, "a": game["legalActions"][0], "v": game["version"]})
+        reader = players[0]
+        plain = reader.gql(
+            "query($g: ID!) { game(id: $g) { replay(first: 10) { event { version } state } } }",
+            {"g": game_id},
+        )["game"]["replay"]
+        fragments = reader.gql(
+            "query($g: ID!) { game(id: $g) { replay(first: 10) { ...Step } } }"
+            " fragment Step on ReplayStep { event { version } state ...Typed }"
+            " fragment Typed on ReplayStep { view { ... on ImhotepState { round } } }",
+            {"g": game_id},
+        )["game"]["replay"]
+        assert [s["state"] for s in fragments] == [s["state"] for s in plain]
+        started = [s for s in fragments if s["state"]]
+        assert started and all(s["view"] is not None for s in started)
+        for step in started:
+            at = reader.gql(
+                "query($g: ID!, $v: Int!) { game(id: $g) { viewAt(version: $v) "
+                "{ ... on ImhotepState { round } } } }",
+                {"g": game_id, "v": step["event"]["version"]},
+            )["game"]["viewAt"]
+            assert step["view"] == at

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
+from strawberry.types.nodes import SelectedField
 
 from domain import table as tables
 from domain import undo
@@ -67,6 +68,7 @@ class Game(Node):
     _game: strawberry.Private[GameTable]
     _caller: strawberry.Private[Caller]
     _log: strawberry.Private[numbering.Timeline | None] = None
+    _legal_actions: strawberry.Private[list[Any] | None] = None
 
     @property
     def _table(self) -> tables.Table:
@@ -82,6 +84,12 @@ class Game(Node):
                 known = await context.run(numbering.timeline, tables_, self._game, self._caller)
             self._log = known
         return self._log
+
+    def _legal(self) -> list[Any]:
+        """The caller's legal actions, listed once for ``legalActions`` and ``moves``."""
+        if self._legal_actions is None:
+            self._legal_actions = views.legal_actions(self._table, self._caller)
+        return self._legal_actions
 
     async def _past(self, info: Info, version: int) -> GameTable:
         """The game right after event ``version``, a number of the caller's log."""
@@ -220,13 +228,13 @@ class Game(Node):
 
     @strawberry.field(description="Exactly the actions `act` accepts from the caller now.")
     def legal_actions(self) -> list[JSON]:
-        return [JSON(a) for a in views.legal_actions(self._table, self._caller)]
+        return [JSON(a) for a in self._legal()]
 
     @strawberry.field(
         description="`legalActions` in the same order, each with a label and its type."
     )
     def moves(self) -> list[Move]:
-        return moves_of(self._table.kind, views.legal_actions(self._table, self._caller))
+        return moves_of(self._table.kind, self._legal())
 
     @strawberry.field(description="The public score track, by seat.")
     def scores(self) -> list[int]:
@@ -327,6 +335,7 @@ class Game(Node):
         current = self._table
         log = await self._seen(info)
         window = numbering.replay_window(log, after, limit)
+        typed, timed = selects(info, "view"), selects(info, "clock")
 
         def steps() -> list[ReplayStep]:
             if window is None:
@@ -336,7 +345,8 @@ class Game(Node):
                     current.kind,
                     GameEvent.of(views.event(current, entry, caller, log)),
                     views.state(table, caller, revealed=revealed),
-                    game_clock(clock_view_at(table)),
+                    game_clock(clock_view_at(table)) if timed else None,
+                    typed=typed,
                 )
                 for table, entry in info.context.app.audit.replay(str(self._game.id), *window)
                 if log.sees(entry.version)
@@ -364,16 +374,34 @@ class Game(Node):
 
 
 def replay_step(
-    kind: str, event: GameEvent, shown: dict[str, object], clock: GameClock | None = None
+    kind: str,
+    event: GameEvent,
+    shown: dict[str, object],
+    clock: GameClock | None = None,
+    *,
+    typed: bool = True,
 ) -> ReplayStep:
-    """One replay step: the event and the state right after it, as JSON and typed, and the
-    clock of a timed table right after it."""
+    """One replay step: the event and the state right after it, as JSON and (``typed``: when
+    the query asks for it) typed, and the clock of a timed table right after it."""
     return ReplayStep(
         event=event,
         state=JSON(shown),
-        view=typed_view(kind, shown) if shown else None,
+        view=typed_view(kind, shown) if shown and typed else None,
         clock=clock,
     )
+
+
+def selects(info: Info, name: str) -> bool:
+    """Whether the field being resolved selects ``name`` among its own fields (through
+    fragments too): what nobody asked for need not be built."""
+
+    def within(selections: list[Any]) -> bool:
+        return any(
+            s.name == name if isinstance(s, SelectedField) else within(s.selections)
+            for s in selections
+        )
+
+    return any(within(field.selections) for field in info.selected_fields)
 
 
 @strawberry.type(description="A game of a page, with its cursor.")
