@@ -51,19 +51,20 @@ class BodyTooLarge(Exception):
 
 
 def dumps(value: object) -> str:
-    """``value`` as compact JSON text (what ``json.dumps(value, separators=(",", ":"))`` writes,
-    non-ASCII characters as themselves), by ``orjson`` (several times faster on the answers of
-    every request), or by ``json`` for what ``orjson`` refuses (an integer past 64 bits)."""
+    """``value`` as compact JSON text, by ``orjson`` (several times faster on the answers of
+    every request), or by ``json`` for what ``orjson`` refuses: an integer past 64 bits, or a
+    lone surrogate (which a JSON string may escape, ``"\\ud800"``, but no UTF-8 text may
+    carry), written escaped so that the answer still encodes."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(value, separators=(",", ":"))
 
 
 def parse_json(raw: bytes | str) -> Any:
     """``raw`` as JSON, or ``NotJson``: by ``orjson`` when it reads it (nearly always), else by
     ``json``, which takes what ``orjson`` does not (an integer past 64 bits) and says what is
-    wrong with the rest."""
+    wrong with the rest (not UTF-8, nested too deeply, a lone surrogate)."""
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -82,7 +83,27 @@ def parse_json(raw: bytes | str) -> Any:
         raise NotJson("The request body is not valid JSON.") from None
     if depth_exceeds(value, MAX_JSON_DEPTH):
         raise NotJson(too_deep())
+    if not is_text(value):
+        raise NotJson(LONE_SURROGATE)
     return value
+
+
+#: why a body whose strings escape half of a surrogate pair is refused
+LONE_SURROGATE = (
+    "The request body is not valid JSON text: a string escapes a lone surrogate (\\ud800 to "
+    "\\udfff without its pair), which is no Unicode character."
+)
+
+
+def is_text(value: Any) -> bool:
+    """Whether every string of ``value`` (keys too) is Unicode text: ``json`` reads an escaped
+    lone surrogate into a string that no UTF-8 text can hold, and the log, whose entries are
+    hashed as UTF-8, could not record it (``orjson`` refuses such a body already)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def too_deep() -> str:

@@ -262,6 +262,49 @@ def test_graphql_variables_nested_deeply_are_bad_input(sqlite_server) -> None:  
     assert failure.code == "BAD_INPUT"
 
 
+def test_a_lone_surrogate_is_bad_input_wherever_text_comes_in(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """JSON (and a GraphQL string) may escape a lone surrogate (``"\\udfff"``), which is no
+    Unicode character: no text holding one can be hashed into the log as UTF-8. As a GraphQL
+    variable, in the document itself (graphql-core refuses it), or in a REST body, it is
+    BAD_INPUT (it used to be
+    INTERNAL once an idempotency key or an abandon reason reached the log), and nothing is
+    recorded."""
+    from tests.service.play import create_table
+
+    players = [register(sqlite_server.url, "Ann"), register(sqlite_server.url, "Bob")]
+    game_id = create_table(players, "IMHOTEP", seed="surrogate")
+    read = "query($g: ID!) { game(id: $g) { version activeSeats legalActions } }"
+    game = players[0].gql(read, {"g": game_id})["game"]
+    mover = players[game["activeSeats"][0]]
+    headers = {**mover.headers(), "content-type": "application/json"}
+    act = "mutation($g: ID!, $a: JSON!, $k: String) { act(gameId: $g, action: $a, idempotencyKey: $k) { game { version } } }"
+    as_variable = json.dumps(
+        {"query": act, "variables": {"g": game_id, "a": game["legalActions"][0], "k": "KEY"}}
+    ).replace('"KEY"', '"\\udfff"')  # json.dumps would write the character, not its escape
+    answer = mover.http.post("/graphql", content=as_variable, headers=headers)
+    assert answer.status_code == 422, answer.text
+    [error] = answer.json()["errors"]
+    assert error["extensions"]["code"] == "BAD_INPUT" and "lone surrogate" in error["message"]
+
+    literal = act.replace("$k: String", "").replace("idempotencyKey: $k", 'idempotencyKey: "KEY"')
+    in_document = json.dumps(
+        {"query": literal, "variables": {"g": game_id, "a": game["legalActions"][0]}}
+    ).replace("KEY", "\\\\udfff")  # the GraphQL escape \udfff, inside a JSON string
+    answer = mover.http.post("/graphql", content=in_document, headers=headers)
+    assert answer.status_code < 500, answer.text
+    [error] = answer.json()["errors"]  # graphql-core's lexer refuses the escape itself
+    assert error["extensions"]["code"] == "BAD_INPUT" and "Invalid Unicode" in error["message"]
+
+    rest = mover.http.post(
+        f"/api/v1/games/{game_id}/abandon", content='{"reason": "\\udfff"}', headers=headers
+    )
+    assert rest.status_code == 422 and rest.json()["code"] == "BAD_INPUT", rest.text
+    assert "lone surrogate" in rest.json()["detail"]
+    after = players[0].gql(read, {"g": game_id})["game"]
+    assert after["version"] == game["version"]  # nothing recorded
+    assert mover.gql(act, {"g": game_id, "a": game["legalActions"][0], "k": "plain"})["act"]
+
+
 async def test_a_websocket_message_nested_too_deeply_closes_the_socket_as_invalid(
     sqlite_server,
 ) -> None:  # type: ignore[no-untyped-def]
