@@ -186,16 +186,20 @@ class Accounts:
         match = BEARER.fullmatch(authorization)
         if match is None:
             return None
-        hashed = token_hash(match.group(1))
         with self._tokens_lock:
-            if not self._trusted:
-                return None
-            checked = self._live.get(credential_id(hashed))
-            known = self._tokens.get(hashed)
-            if known is None or checked is None or self.clock() - checked >= TOKEN_RECHECK_SECONDS:
-                return None
-            self._tokens.move_to_end(hashed)
-            return known
+            return self._remembered(token_hash(match.group(1)))
+
+    def _remembered(self, hashed: str) -> Caller | None:
+        """(Inside ``_tokens_lock``.) The caller of a token this process trusts and checked
+        within ``TOKEN_RECHECK_SECONDS``; ``None``: read its credential."""
+        if not self._trusted:
+            return None
+        checked = self._live.get(credential_id(hashed))
+        known = self._tokens.get(hashed)
+        if known is None or checked is None or self.clock() - checked >= TOKEN_RECHECK_SECONDS:
+            return None
+        self._tokens.move_to_end(hashed)
+        return known
 
     def _resolve(self, authorization: str) -> Caller:
         match = BEARER.fullmatch(authorization)
@@ -205,16 +209,9 @@ class Accounts:
         ident = credential_id(hashed)
         with self._tokens_lock:
             revocations = self._revocations
-            if self._trusted:
-                checked = self._live.get(ident)
-                known = self._tokens.get(hashed)
-                if (
-                    known is not None
-                    and checked is not None
-                    and self.clock() - checked < TOKEN_RECHECK_SECONDS
-                ):
-                    self._tokens.move_to_end(hashed)
-                    return known
+            known = self._remembered(hashed)
+        if known is not None:
+            return known
         read_at = self.clock()
         try:
             credential: Any = self.store.repository.get(ident)
