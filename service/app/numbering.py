@@ -168,15 +168,11 @@ def timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline:
     seats = viewer(table, caller)
     forked_at = fork_number(tables_, table, caller)
     deleted = tables_.redaction.deleted() if tables_.redaction is not None else frozenset()
-    key = ("timeline", game.id, game.version, tuple(seats), deleted)
-    log: Timeline | None = tables_.memo.get(key)
+    log = _unread(tables_, game, seats, deleted)
     if log is None:
-        if not hides(tables_, game, seats):
-            log = Timeline(game.version, game.modified_on)
-        else:
-            entries = tables_.events(str(game.id), 0, game.version)
-            log = timeline_of(table, entries, seats)
-        tables_.memo.put(key, log)
+        entries = tables_.events(str(game.id), 0, game.version)
+        log = timeline_of(table, entries, seats)
+        tables_.memo.put(_key(game, seats, deleted), log)
     return log if forked_at is None else replace(log, forked_at=forked_at)
 
 
@@ -189,8 +185,19 @@ def known_timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline
     deleted = tables_.redaction.known_deleted() if tables_.redaction is not None else frozenset()
     if deleted is None:
         return None
-    seats = viewer(table, caller)
-    key = ("timeline", game.id, game.version, tuple(seats), deleted)
+    return _unread(tables_, game, viewer(table, caller), deleted)
+
+
+def _key(game: GameTable, seats: list[int | None], deleted: frozenset[str]) -> tuple[Any, ...]:
+    return ("timeline", game.id, game.version, tuple(seats), deleted)
+
+
+def _unread(
+    tables_: Tables, game: GameTable, seats: list[int | None], deleted: frozenset[str]
+) -> Timeline | None:
+    """The log of ``seats`` when no read of the store is needed (remembered, or hiding nothing
+    from them); ``None`` when the log must be read."""
+    key = _key(game, seats, deleted)
     log: Timeline | None = tables_.memo.get(key)
     if log is None and not hides(tables_, game, seats):
         log = Timeline(game.version, game.modified_on)
