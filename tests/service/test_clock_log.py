@@ -81,6 +81,26 @@ def timed_game(app: Application, seated: list[Caller], kind: str, clock: dict[st
     return str(game.id)
 
 
+def play_moves(
+    app: Application,
+    clock: FakeClock,
+    seated: list[Caller],
+    game_id: str,
+    moves: int,
+    think_ms: int,
+    rng: random.Random,
+) -> int:
+    """``moves`` random legal actions, each after ``think_ms`` of thinking; the last seat."""
+    rules = rules_for(app.tables.get(game_id).table.kind)
+    seat = -1
+    for _ in range(moves):
+        table = app.tables.get(game_id).table
+        seat = rules.active_seats(table.game)[0]
+        clock.advance(think_ms)
+        app.play.act(seated[seat], game_id, rng.choice(rules.legal_actions(table.game, seat)))
+    return seat
+
+
 def test_a_simultaneous_step_charges_each_seat(sqlite_url: str) -> None:
     """Amun-Re's Offering (R11.1): every seat that must act is on the clock at once and each is
     charged for its own time when its own turn ends; the clock entries of one seat make no
@@ -149,12 +169,7 @@ def test_verify_log_rechecks_the_clock(sqlite_url: str) -> None:
     app = new_app(sqlite_url, clock)
     seated = players(app, 2)
     game_id = timed_game(app, seated, "imhotep", {"mode": "move", "moveMs": 10_000})
-    rules, rng = rules_for("imhotep"), random.Random(5)
-    for _ in range(3):
-        table = app.tables.get(game_id).table
-        seat = rules.active_seats(table.game)[0]
-        clock.advance(1_234)
-        app.play.act(seated[seat], game_id, rng.choice(rules.legal_actions(table.game, seat)))
+    play_moves(app, clock, seated, game_id, 3, 1_234, random.Random(5))
     clock.advance(10_001)
     assert [e.type for e in app.clocks.expire(game_id)][:2] == ["time_expired", "seat_taken_over"]
     entries = app.tables.stored_events(game_id)
@@ -282,12 +297,7 @@ def test_undo_on_a_timed_table_verifies(sqlite_url: str) -> None:
     app = new_app(sqlite_url, clock)
     seated = players(app, 2)
     game_id = timed_game(app, seated, "imhotep", {"mode": "bank", "bankMs": 60_000})
-    rules, rng = rules_for("imhotep"), random.Random(2)
-    for _ in range(4):
-        table = app.tables.get(game_id).table
-        seat = rules.active_seats(table.game)[0]
-        clock.advance(700)
-        app.play.act(seated[seat], game_id, rng.choice(rules.legal_actions(table.game, seat)))
+    seat = play_moves(app, clock, seated, game_id, 4, 700, random.Random(2))
     app.undo.request_undo(seated[seat], game_id, None)
     table = app.tables.get(game_id).table
     assert table.clock is not None

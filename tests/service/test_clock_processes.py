@@ -16,7 +16,7 @@ import pytest
 
 from tests.client import Client, register
 from tests.service.test_clocks import create
-from tests.service.test_processes import Process
+from tests.service.test_processes import Process, processes
 
 EVENTS = """query($g: ID!) { game(id: $g) { status events(first: 200) { edges { node {
   version type at data } } } } }"""
@@ -94,19 +94,10 @@ def test_deadlines_passed_while_down_fire_once_in_order(
 @pytest.mark.postgres
 def test_two_processes_record_each_expiry_once(postgres_url: str, offset_file: Path) -> None:
     """Both processes' schedulers see the same passed deadlines; each game has one expiry."""
-    first = Process(postgres_url)
-    try:
-        second = Process(postgres_url)
-    except BaseException:
-        first.stop()
-        raise
-    try:
+    with processes(postgres_url) as (first, second):
         players, games = timed_games(first.url)
         offset_file.write_text("40000")
         watcher = Client(second.url, players[0].token)
         wait_for_expiries(watcher, games)
         time.sleep(2.5)  # both schedulers have had more rounds
         assert [len(expiries(watcher, g)) for g in games] == [1, 1, 1]
-    finally:
-        first.stop()
-        second.stop()

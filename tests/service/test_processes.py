@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -65,19 +66,24 @@ class Process:
         self.process.wait(timeout=30)
 
 
+@contextmanager
+def processes(database_url: str, count: int = 2) -> Iterator[list[Process]]:
+    """``count`` server processes on one database, all stopped afterwards (those started, if
+    one fails to start)."""
+    started: list[Process] = []
+    try:
+        for _ in range(count):
+            started.append(Process(database_url))
+        yield started
+    finally:
+        for process in started:
+            process.stop()
+
+
 @pytest.fixture
 def two_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
-    first = Process(postgres_url)
-    try:
-        second = Process(postgres_url)
-    except BaseException:
-        first.stop()
-        raise
-    try:
+    with processes(postgres_url) as (first, second):
         yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def in_thread(coroutine: Any) -> tuple[threading.Thread, list[Any]]:
