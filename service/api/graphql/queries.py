@@ -280,18 +280,28 @@ async def summary_page(
 ) -> tuple[list[dict[str, Any]], bool]:
     limit = page_size(first)
     before = decode_cursor("game", after)
+    where = filters(kind, status, player, lobby, options)
     rows = await info.context.run(
-        lambda: info.context.app.readmodels.summaries(
-            kind=kind.value if kind else None,
-            status=status.value if status else None,
-            player_id=str(player) if player else None,
-            lobby=lobby,
-            options=options,
-            limit=limit + 1,
-            before_seq=before,
-        )
+        lambda: info.context.app.readmodels.summaries(**where, limit=limit + 1, before_seq=before)
     )
     return rows[:limit], len(rows) > limit
+
+
+def filters(
+    kind: GameKind | None,
+    status: GameStatus | None,
+    player: strawberry.ID | None,
+    lobby: bool,
+    options: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A listing's filters as the read model takes them (``summaries``, ``count_summaries``)."""
+    return {
+        "kind": kind.value if kind else None,
+        "status": status.value if status else None,
+        "player_id": str(player) if player else None,
+        "lobby": lobby,
+        "options": options,
+    }
 
 
 def summary_count(
@@ -304,16 +314,10 @@ def summary_count(
 ) -> Counter:
     """The ``totalCount`` of a listing: the games its filters match, counted when selected."""
 
+    where = filters(kind, status, player, lobby, options)
+
     async def count() -> int:
-        return await info.context.run(
-            lambda: info.context.app.readmodels.count_summaries(
-                kind=kind.value if kind else None,
-                status=status.value if status else None,
-                player_id=str(player) if player else None,
-                lobby=lobby,
-                options=options,
-            )
-        )
+        return await info.context.run(lambda: info.context.app.readmodels.count_summaries(**where))
 
     return count
 

@@ -44,6 +44,16 @@ class Listing:
     before_seq: int | None
     min_position: int | None
 
+    def filters(self, lobby: bool) -> dict[str, Any]:
+        """The filters as the read model takes them (``summaries``, ``count_summaries``)."""
+        return {
+            "kind": self.kind,
+            "status": self.status,
+            "player_id": self.player_id,
+            "options": self.options,
+            "lobby": lobby,
+        }
+
 
 def listing(
     kind: Kind | None = None,
@@ -75,17 +85,7 @@ Listed = Annotated[Listing, Depends(listing)]
 
 async def summary_count(rt: Any, listed: Listing, *, lobby: bool = False) -> int:
     """How many games the listing's filters match, over every page (one SQL ``COUNT``)."""
-    return int(
-        await run(
-            rt,
-            rt.app.readmodels.count_summaries,
-            kind=listed.kind,
-            status=listed.status,
-            player_id=listed.player_id,
-            options=listed.options,
-            lobby=lobby,
-        )
-    )
+    return int(await run(rt, rt.app.readmodels.count_summaries, **listed.filters(lobby)))
 
 
 async def summary_rows(
@@ -98,13 +98,9 @@ async def summary_rows(
     rows = await run(
         rt,
         models.summaries,
-        kind=listed.kind,
-        status=listed.status,
-        player_id=listed.player_id,
-        options=listed.options,
+        **listed.filters(lobby),
         limit=listed.limit + 1,
         before_seq=listed.before_seq,
-        lobby=lobby,
     )
     limit = listed.limit
     next_cursor = str(rows[limit - 1]["seq"]) if len(rows) > limit else None
