@@ -57,16 +57,7 @@ def public_error(error: GraphQLError) -> GraphQLError:
     else:
         log.error("unexpected error", exc_info=original)
         extensions, message = {"code": "INTERNAL"}, "Internal error: this is a bug on our side."
-    return with_request_id(
-        GraphQLError(
-            message,
-            nodes=error.nodes,
-            positions=error.positions,
-            path=error.path,
-            source=error.source,
-            extensions=extensions,
-        )
-    )
+    return with_request_id(remade(error, message, extensions))
 
 
 def with_request_id(error: GraphQLError) -> GraphQLError:
@@ -75,16 +66,27 @@ def with_request_id(error: GraphQLError) -> GraphQLError:
     request_id = current_request_id()
     if request_id is not None and (error.extensions or {}).get("requestId") != request_id:
         # a new error: this one may be shared by requests (a cached validation's, say)
-        return GraphQLError(
-            error.message,
-            nodes=error.nodes,
-            source=error.source,
-            positions=error.positions,
-            path=error.path,
-            original_error=error.original_error,
-            extensions={**(error.extensions or {}), "requestId": request_id},
-        )
+        extensions = {**(error.extensions or {}), "requestId": request_id}
+        return remade(error, error.message, extensions, error.original_error)
     return error
+
+
+def remade(
+    error: GraphQLError,
+    message: str,
+    extensions: dict[str, Any],
+    original: Exception | None = None,
+) -> GraphQLError:
+    """A new error where ``error`` was (its locations and path), saying ``message``."""
+    return GraphQLError(
+        message,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        original_error=original,
+        extensions=extensions,
+    )
 
 
 def publish(result: Any) -> None:
