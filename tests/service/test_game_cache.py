@@ -354,3 +354,27 @@ def test_a_replay_builds_the_typed_view_it_is_asked_for_through_fragments_too(
                 {"g": game_id, "v": step["event"]["version"]},
             )["game"]["viewAt"]
             assert step["view"] == at
+
+
+def test_the_caller_is_read_on_a_worker_before_the_resolvers_run(
+    sqlite_url: str, statements: Statements, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token this process must read again (its trust lapsed: ``TOKEN_RECHECK_SECONDS``) is
+    read on a worker thread before the resolvers run, never on the event loop, whichever field
+    asks for the caller (``node`` and ``me`` here, which take it from the context)."""
+    import service.app.accounts as accounts
+
+    monkeypatch.setattr(accounts, "TOKEN_RECHECK_SECONDS", 0.0)  # every request reads it again
+    with Server(sqlite_url) as server:
+        loop = server.thread.name
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="caller-reads")
+        mark = len(statements.seen)
+        seen = players[0].gql(
+            "query($g: ID!) { node(id: $g) { id } me { name } }", {"g": game_id}
+        )
+        assert seen["node"]["id"] == game_id and seen["me"]["name"] == "Ann"
+        with statements._lock:
+            ran = statements.seen[mark:]
+        assert any(WORKER.fullmatch(name) for name, _ in ran)  # the credential was read
+        assert [sql for name, sql in ran if name == loop] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -69,6 +70,13 @@ class Context:
             return known
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, lambda: self.caller)
+
+    async def settle_caller(self) -> None:
+        """Resolve the caller before any resolver runs (on a worker when the store must be
+        asked), so that ``caller`` answers from memory on the event loop from then on. A
+        refusal is remembered, and raised where the caller is asked."""
+        with contextlib.suppress(PapyrusError):
+            await self.resolved_caller()
 
     def _authorization(self) -> str | None:
         authorization = self.authorization

@@ -19,6 +19,7 @@ from strawberry.types.execution import ExecutionContext, ExecutionResult
 from strawberry.types.graphql import OperationType
 from strawberry.utils.await_maybe import await_maybe
 
+from service.api.graphql.context import Context
 from service.api.graphql.errors import is_unexpected, publish, publish_operation
 from service.api.graphql.limits import limited
 from service.api.graphql.mutations import Mutation, limit_mutations
@@ -97,6 +98,7 @@ class Gate(SchemaExtension):
     async def on_execute(self) -> AsyncIterator[None]:
         context = self.execution_context
         async with limited(context):
+            await settled(context)
             await limit_mutations(context)
             yield
 
@@ -167,6 +169,7 @@ class PapyrusSchema(strawberry.Schema):
             if errors:
                 return self._refused(context, *errors)
             async with limited(context):
+                await settled(context)
                 await limit_mutations(context)
                 if context.result is None:
                     context.result = await await_maybe(
@@ -201,6 +204,12 @@ class PapyrusSchema(strawberry.Schema):
         self._process_errors(list(errors), context)
         context.result = ExecutionResult(data=None, errors=list(errors), extensions={})
         return context.result
+
+
+async def settled(context: ExecutionContext) -> None:
+    """The request's caller resolved before the resolvers run (``Context.settle_caller``)."""
+    if isinstance(context.context, Context):
+        await context.context.settle_caller()
 
 
 def coerced(error: Exception) -> GraphQLError:
