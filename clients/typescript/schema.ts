@@ -164,24 +164,6 @@ export interface ActionSpec {
   schema: JSONValue;
 }
 
-/** The values of `card` in Amun-Re actions: A Favour card in your hand (§5.5). */
-export type AmunReActionCard = "PROTECTION" | "BRIBE" | "ARCHITECT" | "EXTRA_FARMER" | "OFFERING_ADJUSTMENT" | "EXCEPTIONAL_HARVEST" | "FIXED_INCOME" | "SCRIBE_MASTER" | "FARMER_MASTER" | "BANK_SCHEME" | "RIVER_SCHEME" | "REGION_SCHEME" | "AFTERLIFE" | "TRIBUTE" | "PHARAOHS_BLESSING" | "GLORY" | "GREED" | "POPULARITY" | "EXPORT";
-
-/** Every value of `AmunReActionCard`. */
-export const AmunReActionCardValues: readonly AmunReActionCard[] = ["PROTECTION", "BRIBE", "ARCHITECT", "EXTRA_FARMER", "OFFERING_ADJUSTMENT", "EXCEPTIONAL_HARVEST", "FIXED_INCOME", "SCRIBE_MASTER", "FARMER_MASTER", "BANK_SCHEME", "RIVER_SCHEME", "REGION_SCHEME", "AFTERLIFE", "TRIBUTE", "PHARAOHS_BLESSING", "GLORY", "GREED", "POPULARITY", "EXPORT"];
-
-/** The values of `province` in Amun-Re actions: A province (§5.1). */
-export type AmunReActionProvince = "ABU" | "EDFU" | "KHARGA" | "ABYDOS" | "MEMPHIS" | "SAIS" | "DAMANHUR" | "BUTO" | "BERENIKE" | "SAWU" | "AMARNA" | "HELIOPOLIS" | "AVARIS" | "MENDES" | "TANIS";
-
-/** Every value of `AmunReActionProvince`. */
-export const AmunReActionProvinceValues: readonly AmunReActionProvince[] = ["ABU", "EDFU", "KHARGA", "ABYDOS", "MEMPHIS", "SAIS", "DAMANHUR", "BUTO", "BERENIKE", "SAWU", "AMARNA", "HELIOPOLIS", "AVARIS", "MENDES", "TANIS"];
-
-/** The values of `tile` in Amun-Re actions: A Tomb tile (§5.7). */
-export type AmunReActionTile = "VP" | "FARMER" | "STONE" | "FAVOUR_CARD" | "GOLD";
-
-/** Every value of `AmunReActionTile`. */
-export const AmunReActionTileValues: readonly AmunReActionTile[] = ["VP", "FARMER", "STONE", "FAVOUR_CARD", "GOLD"];
-
 /** The Auction (§9): null outside the auction and resolution phases. */
 export interface AmunReAuction {
   __typename?: "AmunReAuction";
@@ -217,7 +199,7 @@ export const AmunReBankValues: readonly AmunReBank[] = ["WEST", "EAST"];
 /** The parameters of Amun-Re: Bid on a province (R9.6), the action `bid`. */
 export interface AmunReBidInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
   /** A space of the bid track (§5.2): one of 0, 1, 3, 6, 10, 15, 21, 28, 36. */
   value: number;
   /** Play a Bribe card with the bid (R9.5). */
@@ -299,13 +281,13 @@ export const AmunReDecisionValues: readonly AmunReDecision[] = ["BID", "SELL_FOR
 /** The parameters of Amun-Re: Discard a Favour card towards a Tomb tile (R16.1.5), the action `discard_card_for_tomb`. */
 export interface AmunReDiscardCardForTombInput {
   /** A Favour card in your hand (§5.5). */
-  card: AmunReActionCard;
+  card: AmunReCard;
 }
 
 /** The parameters of Amun-Re: Discard a Tomb tile towards another (R16.1.5), the action `discard_tile_for_tomb`. */
 export interface AmunReDiscardTileForTombInput {
   /** A Tomb tile (§5.7). */
-  tile: AmunReActionTile;
+  tile: AmunReTombTile;
 }
 
 /** The end of the game (§15): null before it. */
@@ -370,7 +352,7 @@ export interface AmunReHidden {
 /** The parameters of Amun-Re: Mark a Favour card for sale (private) (R11.2), the action `mark_for_sale`. */
 export interface AmunReMarkForSaleInput {
   /** A Favour card in your hand (§5.5). */
-  card: AmunReActionCard;
+  card: AmunReCard;
 }
 
 /** The Market phase (§10): null outside it. */
@@ -455,19 +437,19 @@ export const AmunRePhaseValues: readonly AmunRePhase[] = ["SETUP", "AUCTION", "R
 /** The parameters of Amun-Re: Place a bought farmer (R7.6), the action `place_farmer`. */
 export interface AmunRePlaceFarmerInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Place a bought stone (R7.7), the action `place_stone`. */
 export interface AmunRePlaceStoneInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Place a Tomb tile (R16.1.4), the action `place_tomb_tile`. */
 export interface AmunRePlaceTombTileInput {
   /** A Tomb tile (§5.7). */
-  tile: AmunReActionTile;
+  tile: AmunReTombTile;
   /** A row of the tomb, 1 is the base (R16.1.4): at least 1, at most 5. */
   row: number;
   /** A position in that row, from 1 (R16.1.4): at least 1, at most 5. */
@@ -486,7 +468,7 @@ export interface AmunRePlacement {
 /** The parameters of Amun-Re: Play Afterlife: place a Tomb tile (R16.1), the action `play_afterlife_place`. */
 export interface AmunRePlayAfterlifePlaceInput {
   /** A Tomb tile (§5.7). */
-  tile: AmunReActionTile;
+  tile: AmunReTombTile;
   /** A row of the tomb, 1 is the base (R16.1.4): at least 1, at most 5. */
   row: number;
   /** A position in that row, from 1 (R16.1.4): at least 1, at most 5. */
@@ -496,31 +478,31 @@ export interface AmunRePlayAfterlifePlaceInput {
 /** The parameters of Amun-Re: Play the Architect: a free stone (R7.5), the action `play_architect`. */
 export interface AmunRePlayArchitectInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Play Exceptional Harvest (R12.2), the action `play_exceptional_harvest`. */
 export interface AmunRePlayExceptionalHarvestInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Play Export (R16.4.4), the action `play_export`. */
 export interface AmunRePlayExportInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Play the Extra Farmer: a free farmer (R7.5), the action `play_extra_farmer`. */
 export interface AmunRePlayExtraFarmerInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Play Fixed Income (R12.2), the action `play_fixed_income`. */
 export interface AmunRePlayFixedIncomeInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Play Glory: buy victory points (R16.4.1), the action `play_glory`. */
@@ -532,7 +514,7 @@ export interface AmunRePlayGloryInput {
 /** The parameters of Amun-Re: Play Popularity (R16.4.3), the action `play_popularity`. */
 export interface AmunRePlayPopularityInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** One seat: public facts for everyone, secrets (gold, hand faces) only where R7.9 allows. */
@@ -688,13 +670,13 @@ export interface AmunReScribe {
 /** The parameters of Amun-Re: Sell a Favour card to pay your bid (R9.8, C-3), the action `sell_for_payment`. */
 export interface AmunReSellForPaymentInput {
   /** A Favour card in your hand (§5.5). */
-  card: AmunReActionCard;
+  card: AmunReCard;
 }
 
 /** The parameters of Amun-Re: Sell a Favour card for 1 gold (R7.3), the action `sell`. */
 export interface AmunReSellInput {
   /** A Favour card in your hand (§5.5). */
-  card: AmunReActionCard;
+  card: AmunReCard;
 }
 
 /** The parameters of Amun-Re: Set the Offering adjustment (private) (R11.2), the action `set_adjustment`. */
@@ -812,19 +794,19 @@ export interface AmunReStatues {
 /** The parameters of Amun-Re: Take a farmer as a gift (R11.8), the action `take_farmer`. */
 export interface AmunReTakeFarmerInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Take a stone as a gift (R11.8), the action `take_stone`. */
 export interface AmunReTakeStoneInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The parameters of Amun-Re: Discard a Favour card (Thoth) (R10.5a, C-4), the action `thoth_discard`. */
 export interface AmunReThothDiscardInput {
   /** A Favour card in your hand (§5.5). */
-  card: AmunReActionCard;
+  card: AmunReCard;
 }
 
 /** A number of Tomb tiles of one reward type. */
@@ -845,7 +827,7 @@ export const AmunReTombTileValues: readonly AmunReTombTile[] = ["VP", "FARMER", 
 /** The parameters of Amun-Re: Use Horus on a province (R10.7), the action `use_horus`. */
 export interface AmunReUseHorusInput {
   /** A province (§5.1). */
-  province: AmunReActionProvince;
+  province: AmunReProvinceId;
 }
 
 /** The viewer's own secrets (null for a spectator); the hand is in `players[viewer].hand`. */
@@ -1202,24 +1184,6 @@ export interface GameSummaryEdge {
 /** A game's typed view, one member per game kind (select with `... on ImhotepState` / `... on AmunReState`): the same information as the JSON `state`, with enums for closed sets of domain ids (values: the id upper-cased). `discardPile` and `hidden { drawPile }` are lists of each game's own card enum: a query selecting them in both members aliases one of them. */
 export type GameView = ImhotepState | AmunReState;
 
-/** The values of `card` in Imhotep actions: A market card (§1.4). */
-export type ImhotepActionCard = "ENTRANCE" | "SARCOPHAGUS" | "PAVED_PATH" | "PYRAMID_DECORATION" | "TEMPLE_DECORATION" | "BURIAL_CHAMBER_DECORATION" | "OBELISK_DECORATION" | "STATUE" | "LEVER" | "HAMMER" | "SAIL" | "CHISEL";
-
-/** Every value of `ImhotepActionCard`. */
-export const ImhotepActionCardValues: readonly ImhotepActionCard[] = ["ENTRANCE", "SARCOPHAGUS", "PAVED_PATH", "PYRAMID_DECORATION", "TEMPLE_DECORATION", "BURIAL_CHAMBER_DECORATION", "OBELISK_DECORATION", "STATUE", "LEVER", "HAMMER", "SAIL", "CHISEL"];
-
-/** The values of `pyramid` in Imhotep actions: A pyramid of side B (§8.4). */
-export type ImhotepActionPyramid = "PYRAMID" | "LEFT" | "MIDDLE" | "RIGHT";
-
-/** Every value of `ImhotepActionPyramid`. */
-export const ImhotepActionPyramidValues: readonly ImhotepActionPyramid[] = ["PYRAMID", "LEFT", "MIDDLE", "RIGHT"];
-
-/** The values of `site` in Imhotep actions: A site with a free dock (§1.5). */
-export type ImhotepActionSite = "MARKET" | "PYRAMIDS" | "TEMPLE" | "BURIAL_CHAMBER" | "OBELISKS";
-
-/** Every value of `ImhotepActionSite`. */
-export const ImhotepActionSiteValues: readonly ImhotepActionSite[] = ["MARKET", "PYRAMIDS", "TEMPLE", "BURIAL_CHAMBER", "OBELISKS"];
-
 /** The parameters of Imhotep: Place the bonus stone on a ship (§8.4), the action `bonus_place`. */
 export interface ImhotepBonusPlaceInput {
   /** A ship of this round, 1 to 4 (§1.2): at least 1, at most 4. */
@@ -1246,7 +1210,7 @@ export const ImhotepCardValues: readonly ImhotepCard[] = ["ENTRANCE", "SARCOPHAG
 /** The parameters of Imhotep: Choose the pyramid for the stones (§8.4), the action `choose_pyramid`. */
 export interface ImhotepChoosePyramidInput {
   /** A pyramid of side B (§8.4). */
-  pyramid: ImhotepActionPyramid;
+  pyramid: ImhotepPyramidId;
 }
 
 /** A player's stone colour (§1.1, §3). Enum values are the domain ids upper-cased (the domain id is the value lower-cased, e.g. BLACK is "black"); the JSON view (`Game.state`) carries the domain id itself. */
@@ -1301,7 +1265,7 @@ export interface ImhotepHidden {
 /** The parameters of Imhotep: Keep one card of the pair (§8.2), the action `keep`. */
 export interface ImhotepKeepInput {
   /** A market card (§1.4). */
-  card: ImhotepActionCard;
+  card: ImhotepCard;
 }
 
 /** The Market site (§8.1, §8.2, §9.2). */
@@ -1400,7 +1364,7 @@ export interface ImhotepPlayLeverInput {
   /** A ship of this round, 1 to 4 (§1.2): at least 1, at most 4. */
   ship: number;
   /** A site with a free dock (§1.5). */
-  site: ImhotepActionSite;
+  site: ImhotepSite;
 }
 
 /** The parameters of Imhotep: Play the Sail: place a stone and sail that ship (§9.6), the action `play_sail`. */
@@ -1410,7 +1374,7 @@ export interface ImhotepPlaySailInput {
   /** A slot of that ship, from 1 (§1.2): at least 1, at most 4. */
   slot: number;
   /** A site with a free dock (§1.5). */
-  site: ImhotepActionSite;
+  site: ImhotepSite;
 }
 
 /** One seat's public position (§4): everything here is seen by everyone. */
@@ -1472,7 +1436,7 @@ export interface ImhotepSailInput {
   /** A ship of this round, 1 to 4 (§1.2): at least 1, at most 4. */
   ship: number;
   /** A site with a free dock (§1.5). */
-  site: ImhotepActionSite;
+  site: ImhotepSite;
 }
 
 /** A ship of the current round (§1.2, §5.1). */
@@ -1592,7 +1556,7 @@ export interface ImhotepState {
 /** The parameters of Imhotep: Take a face-up market card (§8.1), the action `take_card`. */
 export interface ImhotepTakeCardInput {
   /** A market card (§1.4). */
-  card: ImhotepActionCard;
+  card: ImhotepCard;
 }
 
 /** The Temple site (§8.5, §8.6). */

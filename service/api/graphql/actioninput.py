@@ -4,8 +4,9 @@ declaration of every game's actions (``domain.actions``), next to the JSON ``act
 ``ActionInput`` is a ``@oneOf`` input with one member per (game kind, action): its name is the
 kind and the action's name in camelCase (``imhotepPlaceStone``, ``amunReBid``). A member is an
 input type with one field per parameter (``ImhotepPlaceStoneInput { ship: Int! slot: Int! }``):
-a string with a closed set of values is an enum (``ImhotepActionSite``, whose values are the
-catalog's values upper-cased: ``BURIAL_CHAMBER`` for "burial_chamber"), an object an input type
+a string with a closed set of values is an enum (the typed views' own where they have the same
+set, ``ImhotepSite``, else one of its own; values are the catalog's values upper-cased:
+``BURIAL_CHAMBER`` for "burial_chamber"), an object an input type
 of its fields, an array a list. An action without parameters (``pass``) is a ``Boolean`` member
 that must be ``true``. Integer ranges and integer value sets stay ``Int`` (GraphQL enums cannot
 be numbers); the rules check them, as they do for the JSON action.
@@ -27,6 +28,8 @@ import strawberry
 from strawberry.utils.str_converters import to_camel_case
 
 from domain import actions
+from service.api.graphql import gameviews  # noqa: F401 - derives the views' enums (ENUMS)
+from service.api.graphql.gameviews.derivation import ENUMS
 from service.app.errors import BadInput
 
 #: the module the generated types say they come from
@@ -75,6 +78,9 @@ class Generation:
 
     def enum(self, kind: str, param: actions.Param) -> type[Enum]:
         key = (kind, param.allowed)
+        shared = view_enum(kind, param.allowed)
+        if shared is not None:
+            return shared
         if key not in self.enums:
             name = self.claim(f"{pascal(kind)}Action{pascal(param.name)}")
             members = {
@@ -158,6 +164,17 @@ class Generation:
             "fields. `act` plays it exactly as the same action sent as JSON in `action` "
             "(`actionCatalog` lists the same actions, with their JSON Schemas).",
         )
+
+
+def view_enum(kind: str, allowed: tuple[actions.Scalar, ...]) -> type[Enum] | None:
+    """The typed views' enum of exactly these values (``ImhotepSite`` for where a ship sails),
+    if there is one: a card, a site or a province is one enum, whether a view shows it or an
+    action sends it (``gameviews.derivation.ENUMS``, derived from ``domain/<game>/view_shape``)."""
+    wanted = {str(v) for v in allowed}
+    for name, (closed, derived) in ENUMS.items():
+        if name.startswith(pascal(kind)) and set(closed.ids) == wanted:
+            return derived
+    return None
 
 
 def value_description(param: actions.Param, value: actions.Scalar) -> str:
