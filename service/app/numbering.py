@@ -249,7 +249,10 @@ def page(
     """The caller's entries after its number ``after`` (at most ``limit``), as it may see them,
     and whether more follow."""
     if log.shown is None:
-        records = tables_.events(str(game.id), after, limit + 1)
+        # the log as far as ``game`` goes: the store may already hold later entries
+        records = [
+            r for r in tables_.events(str(game.id), after, limit + 1) if r.version <= game.version
+        ]
         return [event(game.table, r, caller, log) for r in records[:limit]], len(records) > limit
     found = list(log.numbered(after))
     return [event(game.table, r, caller, log) for _, r in found[:limit]], len(found) > limit
@@ -271,8 +274,8 @@ def replay_window(log: Timeline, after: int, limit: int) -> tuple[int, int] | No
     """The log versions (after, count) holding the caller's entries ``after + 1`` to
     ``after + limit`` (``Audit.replay``'s arguments), or ``None`` when there are none; the
     entries in it the caller does not see are left out (``Timeline.sees``)."""
-    if log.shown is None:
-        return after, limit
+    if log.shown is None:  # as far as the log goes: the store may already hold later entries
+        return (after, min(limit, log.last - after)) if after < log.last and limit > 0 else None
     if after >= log.version or limit <= 0:
         return None
     start = log.version_of(after)

@@ -370,11 +370,138 @@ def test_the_caller_is_read_on_a_worker_before_the_resolvers_run(
         players = [register(server.url, "Ann"), register(server.url, "Bob")]
         game_id = create_table(players, "IMHOTEP", seed="caller-reads")
         mark = len(statements.seen)
-        seen = players[0].gql(
-            "query($g: ID!) { node(id: $g) { id } me { name } }", {"g": game_id}
-        )
+        seen = players[0].gql("query($g: ID!) { node(id: $g) { id } me { name } }", {"g": game_id})
         assert seen["node"]["id"] == game_id and seen["me"]["name"] == "Ann"
         with statements._lock:
             ran = statements.seen[mark:]
         assert any(WORKER.fullmatch(name) for name, _ in ran)  # the credential was read
         assert [sql for name, sql in ran if name == loop] == []
+
+
+def test_a_subscriber_on_a_cache_behind_the_store_loses_no_entry(database_url: str) -> None:
+    """``gameChanged``/``gameEvents`` (API.md "Subscriptions") on a process whose cached game is
+    behind the store: the entries it reads from the store are past the game it knows (a save
+    committed but not yet in the cache, or another process's not yet heard). A seated player's
+    log hides other seats' secret offerings (Amun-Re §6), so its numbers come from the game as
+    this process knows it: nothing past that game is delivered, nor skipped, before the game
+    here is current; once it is (the feed's news, then the wake-up), every entry comes, each
+    once and in the player's numbers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.api.graphql.context import Context
+    from service.api.graphql.subscriptions import game_entries
+    from service.api.hub import Hub
+    from service.app import numbering
+
+    behind, ahead = Application(open_store(database_url)), Application(open_store(database_url))
+    players = [behind.accounts.register_player(name) for name in ("Ann", "Bob", "Cy")]
+    callers = [caller for caller, _ in players]
+    game_id = str(behind.seating.create_game(callers[0], "amun_re", 3, None, "behind").id)
+    for seat, caller in enumerate(callers):
+        behind.seating.join_game(caller, game_id, seat)
+    rng = random.Random(3)
+
+    def play_one() -> None:
+        table = ahead.tables.get(game_id).table
+        movers = [(c, a) for c in callers if (a := legal_actions(table, c))]
+        private = [  # Bob's and Cy's private steps (R11.2), which Ann's log leaves out
+            (c, a)
+            for c, actions in movers
+            if c is not callers[0]
+            for a in actions
+            if a["type"] in ("mark_for_sale", "set_adjustment")
+        ]
+        if private and ann_log().shown is None:
+            caller, action = rng.choice(private)
+        else:
+            caller, actions = rng.choice(movers)
+            action = rng.choice(actions)
+        ahead.play.act(caller, game_id, action)
+
+    def ann_log() -> numbering.Timeline:
+        return numbering.timeline(ahead.tables, ahead.tables.get(game_id), callers[0])
+
+    # on to a moment where Ann's log hides some entry (another seat's secret offering)
+    while ann_log().shown is None:
+        play_one()
+    start = ann_log().version
+    behind.follow()
+    behind.heard_game(game_id, ahead.tables.get(game_id).version)  # current here, for now
+
+    async def scenario() -> list[int]:
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        context = Context(
+            app=behind,
+            hub=hub,
+            executor=ThreadPoolExecutor(2),
+            authorization=f"Bearer {players[0][1]}",
+        )
+        numbers: list[int] = []
+
+        async def listen() -> None:
+            async for _, _, log, record in game_entries(context, game_id, start):
+                numbers.append(log.number(record.version))
+
+        listening = asyncio.create_task(listen())
+        await asyncio.sleep(0.3)
+        assert numbers == []
+        # another process records entries Ann sees; here the wake-up comes before the news
+        while ann_log().version < start + 2 and ahead.tables.get(game_id).table.status == "ACTIVE":
+            await asyncio.to_thread(play_one)
+        stored = ahead.tables.get(game_id).version
+        hub.notify(game_id, stored)
+        await asyncio.sleep(0.5)
+        assert numbers == [], "nothing past the game this process knows"
+        assert behind.tables.get(game_id).version < stored  # still behind
+        behind.heard_game(game_id, stored)
+        hub.notify(game_id, stored)
+        expected = list(range(start + 1, ann_log().version + 1))
+        for _ in range(100):
+            if len(numbers) >= len(expected):
+                break
+            await asyncio.sleep(0.05)
+        listening.cancel()
+        return numbers
+
+    import asyncio
+
+    numbers = asyncio.run(scenario())
+    assert numbers == list(range(start + 1, ann_log().version + 1))
+    assert len(numbers) >= 2
+
+
+def test_a_game_read_behind_the_store_shows_its_log_only_as_far_as_its_version(
+    database_url: str,
+) -> None:
+    """``Game.events`` and ``Game.replay`` (API.md "Games") of the game a process knows: when
+    the store already holds later entries (another process's, not yet heard), the page and the
+    replay stop at that game's ``version``, so what one read shows agrees with itself."""
+    from service.app import numbering
+    from service.app.caller import SPECTATOR
+
+    behind, ahead = Application(open_store(database_url)), Application(open_store(database_url))
+    callers = [behind.accounts.register_player(name)[0] for name in ("Ann", "Bob")]
+    game_id = str(behind.seating.create_game(callers[0], "imhotep", 2, None, "as-far").id)
+    for seat, caller in enumerate(callers):
+        behind.seating.join_game(caller, game_id, seat)
+    behind.follow()
+    known = behind.tables.get(game_id)
+    for _ in range(3):
+        caller, action = seat_to_move(ahead, game_id, callers)
+        ahead.play.act(caller, game_id, action)
+    stored = versions(ahead, game_id)[-1]
+    assert behind.tables.get(game_id).version == known.version < stored  # behind the store
+    log = numbering.timeline(behind.tables, known, SPECTATOR)
+    assert log.shown is None and log.version == known.version  # Imhotep hides no entry
+    entries, more = numbering.page(behind.tables, known, SPECTATOR, log, known.version - 2, 100)
+    assert [e["version"] for e in entries] == [known.version - 1, known.version]
+    assert not more
+    assert numbering.replay_window(log, known.version - 2, 100) == (known.version - 2, 2)
+    assert numbering.replay_window(log, known.version, 100) is None
+    # once current, the same reads go on to the end of the store's log
+    behind.heard_game(game_id, stored)
+    now = behind.tables.get(game_id)
+    log = numbering.timeline(behind.tables, now, SPECTATOR)
+    entries, _ = numbering.page(behind.tables, now, SPECTATOR, log, known.version - 2, 100)
+    assert [e["version"] for e in entries] == list(range(known.version - 1, stored + 1))

@@ -166,6 +166,12 @@ async def game_entries(
             if records:
                 await context.run(context.recheck)  # a token revoked meanwhile ends it
                 current = await context.run(games.get, key)
+                # the store may hold entries this process does not know of yet (a save
+                # committing here, or another process's, not yet heard): the caller's log
+                # is the game's as this process knows it, so entries past it wait for the
+                # wake-up that follows once the game here is current (``Hub``)
+                records = [r for r in records if r.version <= current.version]
+            if records:
                 log = await context.run(numbering.timeline, games, current, caller)
                 for record in records:
                     last = record.version
