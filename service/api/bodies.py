@@ -61,6 +61,14 @@ def dumps(value: object) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
+def dumps_bytes(value: object) -> bytes:
+    """``dumps`` as UTF-8 bytes, what an HTTP answer's body is (no text in between)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
 def parse_json(raw: bytes | str) -> Any:
     """``raw`` as JSON, or ``NotJson``: by ``orjson`` when it reads it (nearly always), else by
     ``json``, which takes what ``orjson`` does not (an integer past 64 bits) and says what is

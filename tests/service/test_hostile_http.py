@@ -557,3 +557,77 @@ def test_the_limits_are_settings_with_sensible_defaults() -> None:
         {"PAPYRUS_HEADER_TIMEOUT": "2.5"}, ["--max-subscriptions-per-connection", "7"]
     )
     assert (chosen.header_timeout, chosen.max_subscriptions_per_connection) == (2.5, 7)
+
+
+#: GraphQL bodies of every shape a client may POST, and the HTTP status and code each gets
+#: (API.md "Errors": a malformed request is BAD_INPUT 422, never a 500)
+ODD_POSTS: list[tuple[str, bytes, str, int]] = [
+    ("a batch", b'[{"query": "{ __typename }"}]', "application/json", 422),
+    (
+        "variables not an object",
+        b'{"query": "{ __typename }", "variables": [1]}',
+        "application/json",
+        422,
+    ),
+    (
+        "extensions not an object",
+        b'{"query": "{ __typename }", "extensions": 3}',
+        "application/json",
+        422,
+    ),
+    ("a query that is not text", b'{"query": 42}', "application/json", 422),
+    ("no query", b'{"variables": {}}', "application/json", 422),
+    ("a JSON value that is no object", b'"{ __typename }"', "application/json", 422),
+    (
+        "an unknown operation name",
+        b'{"query": "query A { __typename }", "operationName": "B"}',
+        "application/json",
+        422,
+    ),
+    (
+        "a subscription",
+        b'{"query": "subscription { lobbyChanged { id } }"}',
+        "application/json",
+        422,
+    ),
+    ("text, not JSON", b"{ __typename }", "text/plain", 422),
+]
+
+
+@pytest.mark.parametrize(
+    ("shape", "body", "content_type", "status"), ODD_POSTS, ids=[p[0] for p in ODD_POSTS]
+)
+def test_every_shape_of_graphql_post_is_answered_with_its_code(  # type: ignore[no-untyped-def]
+    sqlite_server, shape: str, body: bytes, content_type: str, status: int
+) -> None:
+    """Plain JSON POSTs are executed by Papyrus's own path (``PapyrusGraphQL.answer``), the
+    rest by strawberry's view: either way an odd request is BAD_INPUT with a message."""
+    response = httpx.post(
+        f"{sqlite_server.url}/graphql", content=body, headers={"content-type": content_type}
+    )
+    assert response.status_code == status, (shape, response.text)
+    error = response.json()["errors"][0]
+    assert error["extensions"]["code"] == "BAD_INPUT" and error["message"], shape
+
+
+def test_a_plain_graphql_post_answers_alike_with_a_charset_and_over_get(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """The same query by JSON POST (with and without a charset, in any case) and by GET: the
+    same answer, as ``application/json``."""
+    query = "query($g: ID!) { __typename a: __typename game(id: $g) { version } }"
+    body = json.dumps({"query": query, "variables": {"g": MISSING}}).encode()
+    answers = []
+    for content_type in ("application/json", "Application/JSON; charset=utf-8"):
+        response = httpx.post(
+            f"{sqlite_server.url}/graphql", content=body, headers={"content-type": content_type}
+        )
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/json"
+        answers.append(response.json())
+    response = httpx.get(
+        f"{sqlite_server.url}/graphql",
+        params={"query": query, "variables": json.dumps({"g": MISSING})},
+        headers={"accept": "application/json"},
+    )
+    assert response.status_code == 200
+    answers.append(response.json())
+    assert answers == [{"data": {"__typename": "Query", "a": "Query", "game": None}}] * 3
