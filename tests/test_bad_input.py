@@ -90,3 +90,22 @@ def test_any_json_options_are_accepted_or_refused_with_a_reason(
         assert str(refused)
     else:
         assert isinstance(normalized, dict)
+
+
+
+def test_a_document_sent_again_is_validated_once_and_refused_alike(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """``schema.Gate``: each document text is validated once (``validated_text``); sent
+    again over HTTP, the same document answers the same: a valid one its data, an invalid one
+    its BAD_INPUT errors (API.md "Errors")."""
+    from service.api.graphql.schema import validated_text
+    from tests.client import Client
+
+    client = Client(sqlite_server.url)
+    good, bad = "{ __typename first: __typename }", "{ __typename nothingHere }"
+    before = validated_text.cache_info()
+    assert client.gql(good) == client.gql(good) == {"__typename": "Query", "first": "Query"}
+    refused, again = client.error(bad), client.error(bad)
+    assert refused.code == again.code == "BAD_INPUT"
+    assert "nothingHere" in str(refused) and str(refused) == str(again)
+    after = validated_text.cache_info()
+    assert after.misses - before.misses == 2 and after.hits - before.hits == 2

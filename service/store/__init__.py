@@ -23,6 +23,7 @@ since it was cached, so reading a long game costs about what a short one does.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -293,5 +294,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=4096)
 def credential_id(hashed: str) -> uuid.UUID:
+    """The id of a token's credential (a name-based UUID of its hash): asked on every request
+    with a token, so the last few thousand are remembered (it is a pure function)."""
     return uuid.uuid5(TOKEN_NAMESPACE, hashed)

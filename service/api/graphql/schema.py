@@ -39,6 +39,16 @@ parsed = lru_cache(maxsize=DOCUMENTS)(parse)
 validated = lru_cache(maxsize=DOCUMENTS)(validate_document)
 
 
+@lru_cache(maxsize=DOCUMENTS)
+def validated_text(
+    schema: Any, query: str, options: tuple[tuple[str, Any], ...], rules: tuple[Any, ...]
+) -> list[GraphQLError]:
+    """``validated`` of the document ``parsed`` from ``query``, remembered by the text: a
+    document's own hash walks its whole tree on every call (graphql-core's nodes are frozen
+    dataclasses that do not keep their hash), a text's is computed once."""
+    return validated(schema, parsed(query, **dict(options)), rules)
+
+
 class Gate(SchemaExtension):
     """What every operation passes, in one extension (strawberry builds the context managers
     of each hook per request and per extension: one extension, not eight, keeps that cost
@@ -68,9 +78,13 @@ class Gate(SchemaExtension):
     def validate(context: ExecutionContext) -> list[GraphQLError]:
         document = context.graphql_document
         assert document is not None
-        errors: list[GraphQLError] = validated(
-            context.schema._schema, document, context.validation_rules
-        )
+        schema, rules, query = context.schema._schema, context.validation_rules, context.query
+        errors: list[GraphQLError]
+        if query is not None and document is parsed(query, **context.parse_options):
+            options = tuple(sorted(context.parse_options.items()))
+            errors = validated_text(schema, query, options, tuple(rules))
+        else:
+            errors = validated(schema, document, rules)
         context.pre_execution_errors = errors  # a list, empty when valid
         return errors
 
