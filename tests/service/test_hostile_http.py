@@ -590,6 +590,12 @@ ODD_POSTS: list[tuple[str, bytes, str, int]] = [
         "application/json",
         422,
     ),
+    (
+        "an operation name that is not text",
+        b'{"query": "query A { __typename }", "operationName": 5}',
+        "application/json",
+        422,
+    ),
     ("text, not JSON", b"{ __typename }", "text/plain", 422),
 ]
 
