@@ -168,11 +168,10 @@ class ReadModels:
             for name in positions:
                 self.projections[name].reset()
             raise
-        for name, position in positions.items():
-            cur.execute(
-                "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
-                (max(position, last), name),
-            )
+        cur.many(  # one round trip for every read model (psycopg pipelines executemany)
+            "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
+            [(max(position, last), name) for name, position in positions.items()],
+        )
 
     def rebuild(self, names: tuple[str, ...] | None = None) -> int:
         """Drop the named read models (all by default) and apply the whole log again."""
