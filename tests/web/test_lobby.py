@@ -144,3 +144,34 @@ def test_join_and_add_a_bot_from_the_lobby_then_play(web: Web) -> None:
     assert web.console_errors == []
     lee.close()
     kim.close()
+
+
+def test_a_bot_level_chosen_in_the_lobby_stays_chosen_when_the_list_is_drawn_again(
+    web: Web,
+) -> None:
+    """Mia picks the mcts level for the bot of her open table; before she clicks "Add a bot",
+    another client creates a table, and the lobby's lists are drawn again (lobbyChanged): the
+    bot she adds is still an mcts one (issue #16 "Lobby": a bot of a chosen level)."""
+    mia = register(web.server.url, "Mia")
+    game_id = mia.gql(
+        'mutation { createGame(input: {kind: IMHOTEP, seats: 2, seed: "web-level"}) { id } }'
+    )["createGame"]["id"]
+    mia.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
+    page = web.open("/", token=mia.token)
+    listed(page, game_id).wait_for()
+    page.get_by_test_id(f"bot-level-{game_id}").select_option("mcts")
+    other = register(web.server.url, "Ned")
+    second = other.gql(
+        'mutation { createGame(input: {kind: AMUN_RE, seats: 3, seed: "web-level-2"}) { id } }'
+    )["createGame"]["id"]
+    listed(page, second).wait_for()  # the list was drawn again
+    assert page.get_by_test_id(f"bot-level-{game_id}").input_value() == "mcts"
+    listed(page, game_id).get_by_test_id(f"bot-{game_id}").click()
+    page.wait_for_url(f"**/games/{game_id}")
+    seats = mia.gql(
+        "query($g: ID!) { game(id: $g) { seats { isBot strategy } } }", {"g": game_id}
+    )["game"]["seats"]
+    assert [(s["isBot"], s["strategy"]) for s in seats] == [(False, None), (True, "mcts")]
+    assert web.console_errors == []
+    mia.close()
+    other.close()

@@ -305,6 +305,9 @@ export async function showLobby(root) {
           onclick: () => seatAction(JOIN_GAME, summary.gameId, "joinGame")}, "Join"));
       }
       const level = levelSelect(`bot-level-${summary.gameId}`, "level of the bot to add");
+      // the lists are drawn again on every lobby change: the level chosen stays chosen
+      if (levels.has(summary.gameId)) level.value = levels.get(summary.gameId);
+      level.addEventListener("change", () => levels.set(summary.gameId, level.value));
       buttons.push(level, h("button", {type: "button", "data-testid": `bot-${summary.gameId}`,
         onclick: () => seatAction(ADD_BOT, summary.gameId, "addBot", {strategy: level.value})}, "Add a bot"));
     }
@@ -340,6 +343,7 @@ export async function showLobby(root) {
   }
 
   let clocks = new Map(); // open tables' time controls, by game id (none: not timed)
+  const levels = new Map(); // the bot level chosen for a table, by game id
   const refresh = coalesced(async () => {
     try {
       const data = await gql(LOBBY, {first: 50});
