@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -89,6 +90,15 @@ class Gate(SchemaExtension):
         return errors
 
     @staticmethod
+    @asynccontextmanager
+    async def executing(context: ExecutionContext) -> AsyncIterator[None]:
+        """Around the execution: the limits, the caller resolved, the mutations counted."""
+        async with limited(context):
+            await settled(context)
+            await limit_mutations(context)
+            yield
+
+    @staticmethod
     def end(context: ExecutionContext) -> None:
         observe(context)
         publish_operation(context)
@@ -110,10 +120,7 @@ class Gate(SchemaExtension):
         yield
 
     async def on_execute(self) -> AsyncIterator[None]:
-        context = self.execution_context
-        async with limited(context):
-            await settled(context)
-            await limit_mutations(context)
+        async with self.executing(self.execution_context):
             yield
 
     def on_stream_result(self, result: Any) -> Iterator[None]:
@@ -182,9 +189,7 @@ class PapyrusSchema(strawberry.Schema):
             errors = Gate.validate(context)
             if errors:
                 return self._refused(context, *errors)
-            async with limited(context):
-                await settled(context)
-                await limit_mutations(context)
+            async with Gate.executing(context):
                 if context.result is None:
                     context.result = await await_maybe(
                         self._get_execute_function()(
