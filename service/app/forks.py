@@ -57,7 +57,7 @@ class Forks:
 def fork_point(tables_: Tables, source: GameTable, at_version: int) -> tables.Table:
     """The source's table at ``at_version``, or ``BAD_INPUT`` if no fork may start there:
     the game was not running, the version is inside an action, or inside a fork's start."""
-    past = tables_.at_version(str(source.id), at_version).table
+    past = tables_.past(source, at_version).table  # the source as read: no second load
     if past.status != tables.ACTIVE:
         raise BadInput(f"At version {at_version} the game was not running.")
     this, *following = tables_.events(str(source.id), after=at_version - 1, limit=2)

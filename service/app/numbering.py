@@ -250,10 +250,11 @@ def page(
     and whether more follow."""
     if log.shown is None:
         # the log as far as ``game`` goes: the store may already hold later entries
-        records = [
-            r for r in tables_.events(str(game.id), after, limit + 1) if r.version <= game.version
-        ]
-        return [event(game.table, r, caller, log) for r in records[:limit]], len(records) > limit
+        if after >= game.version or limit <= 0:
+            return [], after < game.version
+        records = tables_.events(str(game.id), after, min(limit, game.version - after))
+        more = after + len(records) < game.version
+        return [event(game.table, r, caller, log) for r in records], more
     found = list(log.numbered(after))
     return [event(game.table, r, caller, log) for _, r in found[:limit]], len(found) > limit
 

@@ -65,7 +65,7 @@ async def state_at(
     if version is None:
         return views.state(game.table, caller)
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # `version`: its number
-    past = await run(rt, rt.app.tables.at_version, str(game.id), log.version_of(version))
+    past = await run(rt, rt.app.tables.past, game, log.version_of(version))
     return views.state(past.table, caller, revealed=views.is_revealed(game.table))
 
 
