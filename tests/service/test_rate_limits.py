@@ -182,6 +182,30 @@ def test_failed_authentications_lock_the_address_out_until_the_window_ends(
         assert bad.rest("GET", "/me").status_code == 401
 
 
+def test_an_operation_that_never_asks_for_the_caller_is_answered_whatever_the_token(
+    sqlite_url: str,
+) -> None:
+    """A bad token counts as a failed authentication wherever it is sent, but only an operation
+    that needs the caller is refused for it: ``{ __typename }`` is answered 200 with its data
+    and no error each time, even once the address is locked out (API.md "Errors":
+    RATE_LIMITED 429 answers a refused request, never one that was served)."""
+    with limited(sqlite_url, rate_failed_authentications_per_address=2) as server:
+        start_of_a_window()
+        bad = Client(server.url, token="not-a-token")
+        for _ in range(4):
+            answer = bad.http.post(
+                "/graphql", json={"query": "{ __typename }"}, headers=bad.headers()
+            )
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == {"data": {"__typename": "Query"}}
+            assert "Retry-After" not in answer.headers
+        refused = bad.http.post(
+            "/graphql", json={"query": "{ me { name } }"}, headers=bad.headers()
+        )
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+
+
 class LimitedProcess(Process):
     """A server process (``papyrus serve``) with some options of its own."""
 

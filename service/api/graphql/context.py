@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -41,20 +40,28 @@ class Context:
     def caller(self) -> Caller:
         """The authenticated caller (a spectator without a token); bad tokens are refused
         (once per request: a refusal is remembered, so a failure is counted once)."""
-        if self._refused is not None:
-            raise self._refused
-        if self._caller is None:
-            try:
-                # through the breaker: while the store is down, UNAVAILABLE at once
-                self._caller = self.app.breaker.call(
-                    self.app.accounts.authenticate, self._authorization(), self.address
-                )
-            except PapyrusError as refused:
-                if refused.code != "UNAVAILABLE":  # the store may answer the next try
-                    self._refused = refused
-                self.note_refusal(refused)
-                raise
+        refused = self._refused
+        if refused is None and self._caller is None:
+            refused = self._settle()
+        if refused is not None:  # the request is refused only where the caller is asked
+            self.note_refusal(refused)
+            raise refused
+        assert self._caller is not None
         return self._caller
+
+    def _settle(self) -> PapyrusError | None:
+        """Authenticate once (store work): the refusal, remembered unless the store was down
+        (it may answer the next try)."""
+        try:
+            # through the breaker: while the store is down, UNAVAILABLE at once
+            self._caller = self.app.breaker.call(
+                self.app.accounts.authenticate, self._authorization(), self.address
+            )
+        except PapyrusError as refused:
+            if refused.code != "UNAVAILABLE":
+                self._refused = refused
+            return refused
+        return None
 
     def known_caller(self) -> Caller | None:
         """The caller when it is known without the store (``Accounts.known``: no statement, so
@@ -75,8 +82,9 @@ class Context:
         """Resolve the caller before any resolver runs (on a worker when the store must be
         asked), so that ``caller`` answers from memory on the event loop from then on. A
         refusal is remembered, and raised where the caller is asked."""
-        with contextlib.suppress(PapyrusError):
-            await self.resolved_caller()
+        if self.known_caller() is None and self._refused is None:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self.executor, self._settle)
 
     def _authorization(self) -> str | None:
         authorization = self.authorization
