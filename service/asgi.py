@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError, MissingQueryError
+from strawberry.http.temporal_response import TemporalResponse
 from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
@@ -206,7 +207,8 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         refused = console.subscription_over_http(query, name)
         if refused is not None:
             raise HTTPException(422, refused)
-        answered = Answered()
+        # what the resolvers may set on the answer (``Context.note_refusal``: 429, Retry-After)
+        answered = TemporalResponse()
         context = await self.get_context(request, answered)
         try:
             result = await self.schema.execute(
@@ -226,7 +228,7 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         body = dumps_bytes(await self.process_result(request, result))
         return Response(
             body,
-            status_code=answered.status_code or 200,
+            status_code=answered.status_code,
             headers=answered.headers,
             media_type="application/json",
         )
@@ -256,19 +258,12 @@ POST_OPERATIONS = frozenset(OperationType.from_http("POST"))
 
 
 def is_json(content_type: str | None) -> bool:
-    """A JSON body's content type (``application/json``, parameters such as a charset aside)."""
+    """A JSON body's content type, by strawberry's own rule (the media type, parameters such as
+    a charset aside, names ``application/json``): every body strawberry would read as JSON
+    takes the plain path, so each is checked there."""
     return content_type is not None and (
-        content_type.partition(";")[0].strip().lower() == "application/json"
+        "application/json" in content_type.partition(";")[0].strip().lower()
     )
-
-
-class Answered:
-    """What a request's resolvers may set on its HTTP answer (``Context.response``): a status
-    (429 for a request refused for its rate) and headers (``Retry-After``)."""
-
-    def __init__(self) -> None:
-        self.status_code: int | None = None
-        self.headers: dict[str, str] = {}
 
 
 def wants_html(request: Request) -> bool:

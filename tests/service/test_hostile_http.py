@@ -596,6 +596,7 @@ ODD_POSTS: list[tuple[str, bytes, str, int]] = [
         "application/json",
         422,
     ),
+    ("a JSON scalar under another JSON type", b"5", "application/json-seq", 422),
     ("text, not JSON", b"{ __typename }", "text/plain", 422),
 ]
 
