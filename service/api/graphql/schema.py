@@ -36,18 +36,17 @@ DEPTH_RULE = create_validator(MAX_DEPTH, None, None)
 DOCUMENTS = 512
 
 parsed = lru_cache(maxsize=DOCUMENTS)(parse)
-#: strawberry's own validation (the graphql-core rules with its @oneOf and Maybe rules)
-validated = lru_cache(maxsize=DOCUMENTS)(validate_document)
 
 
 @lru_cache(maxsize=DOCUMENTS)
 def validated_text(
     schema: Any, query: str, options: tuple[tuple[str, Any], ...], rules: tuple[Any, ...]
 ) -> list[GraphQLError]:
-    """``validated`` of the document ``parsed`` from ``query``, remembered by the text: a
-    document's own hash walks its whole tree on every call (graphql-core's nodes are frozen
-    dataclasses that do not keep their hash), a text's is computed once."""
-    return validated(schema, parsed(query, **dict(options)), rules)
+    """Strawberry's own validation (the graphql-core rules with its @oneOf and Maybe rules) of
+    the document ``parsed`` from ``query``, remembered by the text: a document's own hash
+    walks its whole tree on every call (graphql-core's nodes are frozen dataclasses that do not
+    keep their hash), a text's is computed once."""
+    return validate_document(schema, parsed(query, **dict(options)), rules)
 
 
 class Gate(SchemaExtension):
@@ -77,15 +76,12 @@ class Gate(SchemaExtension):
 
     @staticmethod
     def validate(context: ExecutionContext) -> list[GraphQLError]:
-        document = context.graphql_document
-        assert document is not None
-        schema, rules, query = context.schema._schema, context.validation_rules, context.query
-        errors: list[GraphQLError]
-        if query is not None and document is parsed(query, **context.parse_options):
-            options = tuple(sorted(context.parse_options.items()))
-            errors = validated_text(schema, query, options, tuple(rules))
-        else:
-            errors = validated(schema, document, rules)
+        # the document is ``parsed`` from the query (``Gate.parse``): validated by its text
+        assert context.graphql_document is not None and context.query is not None
+        options = tuple(sorted(context.parse_options.items()))
+        errors: list[GraphQLError] = validated_text(
+            context.schema._schema, context.query, options, tuple(context.validation_rules)
+        )
         context.pre_execution_errors = errors  # a list, empty when valid
         return errors
 
