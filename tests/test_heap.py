@@ -14,9 +14,18 @@ from service.heap import HeapKeeper
 
 @pytest.fixture
 def thawed() -> Iterator[None]:
+    """A heap nothing is frozen in, and no automatic collection (another thread's allocations
+    could start one) between the test's own."""
     gc.unfreeze()
+    gc.disable()
     yield
+    gc.enable()
     gc.unfreeze()
+
+
+def is_frozen(thing: object) -> bool:
+    """``gc.get_objects`` walks the collector's generations: a frozen object is in none."""
+    return not any(o is thing for o in gc.get_objects())
 
 
 class Clock:
@@ -36,11 +45,13 @@ def test_a_full_collection_freezes_its_survivors_and_the_period_thaws_them(thawe
     gc.collect()  # a full collection, as the interpreter runs them
     assert keeper.look() == "frozen"
     assert gc.get_freeze_count() >= len(survivors)
+    assert is_frozen(survivors[0]) and is_frozen(survivors[-1])
     assert keeper.look() is None  # nothing new since
 
     clock.now = 600.0
     assert keeper.look() == "thawed"
     assert gc.get_freeze_count() == 0  # the next full collection walks everything
+    assert not is_frozen(survivors[0])
 
 
 def test_a_frozen_cycle_is_collected_once_thawed(thawed: None) -> None:
