@@ -58,16 +58,16 @@ export function coalesced(work, alive) {
       return running;
     }
     running = (async () => {
-      do {
-        again = false;
-        await work();
-      } while (again && alive());
+      try {
+        do {
+          again = false;
+          await work();
+        } while (again && alive());
+      } finally {
+        running = null; // in the same turn as the last check: no call falls in between
+      }
     })();
-    try {
-      await running;
-    } finally {
-      running = null;
-    }
+    return running;
   };
 }
 

@@ -349,6 +349,8 @@ export async function showLobby(root) {
       const data = await gql(LOBBY, {first: 50});
       if (!alive) return;
       clocks = new Map(data.timed.nodes.map((game) => [game.id, game.clock]));
+      const open = new Set(data.lobby.nodes.map((s) => s.gameId));
+      for (const id of levels.keys()) if (!open.has(id)) levels.delete(id); // tables gone
       list(tables, data.lobby.nodes, "No open table: create one.", {open: true});
       list(running, data.running.nodes, "No game is running.", {open: false});
       const me = player();
