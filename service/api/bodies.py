@@ -55,10 +55,7 @@ def dumps(value: object) -> str:
     every request), or by ``json`` for what ``orjson`` refuses: an integer past 64 bits, or a
     lone surrogate (which a JSON string may escape, ``"\\ud800"``, but no UTF-8 text may
     carry), written escaped so that the answer still encodes."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return json.dumps(value, separators=(",", ":"))
+    return dumps_bytes(value).decode()
 
 
 def dumps_bytes(value: object) -> bytes:
