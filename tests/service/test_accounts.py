@@ -9,7 +9,6 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from service.store.database import open_store
 from tests.client import Client, register, subscribe
 from tests.conftest import Server
 from tests.service.play import create_table, play_graphql
-from tests.service.test_processes import Process
+from tests.service.test_processes import Process, two_processes  # noqa: F401 (a fixture)
 
 ME = "{ me { id name } }"
 ROTATE = "mutation { rotateToken { player { id name } token } }"
@@ -141,21 +140,6 @@ def test_a_token_revoked_by_one_application_is_refused_by_another_at_once(
         second_store.close()
 
 
-@pytest.fixture
-def two_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
-    front = Process(postgres_url)
-    try:
-        back = Process(postgres_url)
-    except BaseException:
-        front.stop()
-        raise
-    try:
-        yield front, back
-    finally:
-        front.stop()
-        back.stop()
-
-
 def refused_soon(client: Client, seconds: float = 1.0) -> bool:
     """The client's token is refused within ``seconds`` (another process learns of a
     revocation from the store's feed: LISTEN/NOTIFY, milliseconds; the bound is generous for a
@@ -170,7 +154,7 @@ def refused_soon(client: Client, seconds: float = 1.0) -> bool:
 
 @pytest.mark.postgres
 def test_a_token_revoked_on_one_server_process_is_refused_by_the_other_within_its_feed_bound(
-    two_processes: tuple[Process, Process],
+    two_processes: tuple[Process, Process],  # noqa: F811
 ) -> None:
     """Logout, rotation and deletion across server processes on one PostgreSQL: the other
     process, which has just served the token from memory (no read of the credential), refuses

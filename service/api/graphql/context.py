@@ -151,7 +151,7 @@ class Context:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking store work (the library is synchronous) on the sized executor (a costly
-        operation's on the few threads of the costly pool: ``limits.QueryLimits``)."""
+        operation's on the few threads of the costly pool: ``limits.limited``)."""
         loop = asyncio.get_running_loop()
         executor = lane() or self.executor
         return await loop.run_in_executor(executor, lambda: self.app.breaker.call(fn, *args))
