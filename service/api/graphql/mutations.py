@@ -29,7 +29,7 @@ from service.api.graphql.types import (
     Player,
     PlayerSession,
 )
-from service.app import numbering, views
+from service.app import views
 from service.app.caller import Caller
 from service.app.errors import BadInput, PapyrusError
 
@@ -304,12 +304,8 @@ class Mutation:
             seat,
         )
         # the caller's log: its own entries numbered as it sees them (``numbering.Timeline``)
-        tables_ = info.context.app.tables
-        log = numbering.known_timeline(tables_, found, caller)
-        if log is None:
-            log = await info.context.run(numbering.timeline, tables_, found, caller)
         game = game_of(info, found)
-        game._log = log
+        log = await game._seen(info)
         return ActResult(
             game=game,
             events=[

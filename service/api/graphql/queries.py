@@ -98,8 +98,7 @@ class Query:
                 found = await context.run(context.app.tables.get, str(id))
         except NotFound:
             return None
-        caller = await context.resolved_caller()
-        return Game(_game=found, _caller=caller)
+        return game_of(info, found)  # the caller is settled before any resolver runs
 
     @strawberry.field(
         description="The object with this global id (Relay), or null: every node is a `Game`."
