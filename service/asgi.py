@@ -56,7 +56,7 @@ from service.api.rest import problem, rest_app
 from service.api.rest.problems import http_error
 from service.api.web import INDEX as WEB_INDEX
 from service.api.web import STATIC as WEB_STATIC
-from service.app.errors import BadInput
+from service.app.errors import BadInput, Unavailable
 from service.health import healthz, metrics, readyz
 from service.runtime import Runtime
 from service.settings import Settings
@@ -367,13 +367,27 @@ def create_app(settings: Settings | None = None) -> Dispatch:
         Mount("/app", app=StaticFiles(directory=WEB_STATIC), name="web"),
         Route("/games/{game_id}", game_page),
     ]
-    # outermost: every answer (a refused or failed one too) gets its request id and log line
-    logged = Middleware(RequestLog, finished=observed.finished, opened=observed.opened)
 
     def too_large(scope: Scope, limit: int) -> Response:
         if scope.get("path") == "/graphql":
             return graphql.too_large()
         return problem(BadInput("The request body is too large."), status=413)
+
+    def stopping(scope: Scope) -> Response:
+        """The answer to a request the server cancelled as it stopped (--shutdown-timeout)."""
+        message = (
+            "The server is stopping and cancelled this request before answering it; what it "
+            "asked may or may not have been done: send it again (an action sent again with "
+            "the same idempotency key is played once)."
+        )
+        if scope.get("path") == "/graphql":
+            return graphql_error(message, code=Unavailable.code, status=503)
+        return problem(Unavailable(message))
+
+    # outermost: every answer (a refused or failed one too) gets its request id and log line
+    logged = Middleware(
+        RequestLog, finished=observed.finished, opened=observed.opened, cancelled=stopping
+    )
 
     # no body is read past the largest limit, whoever reads it (each reader stops at its own)
     largest = max(settings.max_body_bytes, settings.max_import_bytes)

@@ -5,6 +5,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import faulthandler
+import signal
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -83,6 +86,9 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         from service import heap
 
         heap.keep()  # the modules and the schema out of the collector's way (service.heap)
+        # `kill -USR1 <pid>`: every thread's stack on stderr, for a process that seems stuck
+        with contextlib.suppress(OSError, ValueError):  # a stderr without a file (in tests)
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
         uvicorn.run(app, **server_options(settings))
         return 0
     return 2
@@ -91,7 +97,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
 def server_options(settings: Settings) -> dict[str, Any]:
     """What ``papyrus serve`` hands uvicorn besides the app: where to listen, the log lines
     (``log_format``; uvicorn's access log is off, ``service.api.observability`` logs each
-    request) and the proxies whose forwarded client address is believed."""
+    request), the proxies whose forwarded client address is believed, and how long a stop
+    waits for the requests still running."""
     from service.api.connections import http_protocol
     from service.api.logs import logging_config
 
@@ -105,6 +112,8 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "forwarded_allow_ips": list(settings.forwarded_allow_ips),
         # uvicorn's HTTP protocol with a deadline on request headers (slowloris)
         "http": http_protocol(settings.header_timeout),
+        # a request still running that long after SIGTERM is cancelled: the process stops
+        "timeout_graceful_shutdown": settings.shutdown_timeout,
     }
 
 

@@ -3,6 +3,9 @@ the hub, the worker pools (``Runtime``); ``service.asgi`` builds the routes over
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from domain import table as tables
@@ -22,6 +25,7 @@ from service.store.database import open_store
 from service.store.feed import Feed
 from service.store.limits import Counters
 
+log = logging.getLogger("papyrus.server")
 #: entries that change what the lobby shows
 LOBBY_EVENTS = frozenset(
     {
@@ -146,14 +150,28 @@ class Runtime:
         )
 
     def close(self) -> None:
-        self.bots.stop()
-        self.scheduler.stop()
-        self.feed.stop()
+        """Stop the threads, then the pools, then close the store. Each step is timed: one
+        that takes over a second is logged, so that a stop an operator waits for says what it
+        waits for."""
+        steps: list[tuple[str, Callable[[], object]]] = [
+            ("the bot driver", self.bots.stop),
+            ("the clock scheduler", self.scheduler.stop),
+            ("the event feed", self.feed.stop),
+        ]
         if self.settings.run_projections:
-            self.worker.stop()
-        self.executor.shutdown(wait=True, cancel_futures=True)
-        if self.limits.costly_pool is not None:
-            self.limits.costly_pool.shutdown(wait=True, cancel_futures=True)
-        self.app.limiter.close()
-        self.readmodels.close()
-        self.store.close()
+            steps.append(("the read-model worker", self.worker.stop))
+        steps.append(("the workers", lambda: self.executor.shutdown(True, cancel_futures=True)))
+        costly = self.limits.costly_pool
+        if costly is not None:
+            steps.append(("the costly workers", lambda: costly.shutdown(True, cancel_futures=True)))
+        steps += [
+            ("the rate limits", self.app.limiter.close),
+            ("the read models", self.readmodels.close),
+            ("the event store", self.store.close),
+        ]
+        for name, step in steps:
+            started = time.monotonic()
+            step()
+            took = time.monotonic() - started
+            if took > 1.0:
+                log.warning("stopping %s took %.1f s", name, took)

@@ -22,6 +22,7 @@ bearer tokens and URL passwords in any line, as a last guard).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import random
@@ -198,10 +199,12 @@ class RequestLog:
         *,
         finished: Finished | None = None,
         opened: Callable[[int], None] | None = None,
+        cancelled: Callable[[Scope], ASGIApp] | None = None,
     ) -> None:
         self.app = app
         self.finished = finished
         self.opened = opened
+        self.cancelled = cancelled
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -234,6 +237,21 @@ class RequestLog:
         started = time.perf_counter()
         try:
             await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            # uvicorn cancels the requests still running --shutdown-timeout seconds after it
+            # was told to stop: one not answered yet gets ``cancelled``'s answer (UNAVAILABLE)
+            # instead of uvicorn's 500 and traceback, and its task ends as answered
+            task = asyncio.current_task()
+            if (
+                self.cancelled is None
+                or scope["type"] != "http"
+                or record.status is not None
+                or task is None
+                or not task.cancelling()
+            ):
+                raise
+            task.uncancel()
+            await self.cancelled(scope)(scope, receive, sending)
         except Exception:  # a bug: the server answers 500 (if it has not answered yet)
             if record.status is None:
                 record.status = 500

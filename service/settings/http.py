@@ -71,3 +71,14 @@ class HttpSettings:
         shown="10",
         metavar="SECONDS",
     )
+    shutdown_timeout: float = setting(
+        10.0,
+        env="PAPYRUS_SHUTDOWN_TIMEOUT",
+        flag="--shutdown-timeout",
+        help="seconds a stopping server (SIGTERM, Ctrl-C) lets the requests still running "
+        "finish before it cancels them; websockets are closed at once (1012)",
+        parse=seconds,
+        check=at_least_seconds(0.0),
+        shown="10",
+        metavar="SECONDS",
+    )

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +28,7 @@ from service.api.graphql.cost import query_cost
 from service.api.graphql.limits import Limits
 from service.api.graphql.schema import schema
 from tests.client import register, wait_game
-from tests.conftest import free_port
+from tests.serving import ServeProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 DURATION = 16.0  # seconds of load
@@ -49,38 +46,8 @@ CREATE = "mutation { createGame(input: {kind: IMHOTEP, seats: 2}) { id } }"
 JOIN = "mutation($g: ID!) { joinGame(gameId: $g) { status } }"
 
 
-class ServerProcess:
-    """``papyrus serve`` on a free loopback port, with the default limits."""
-
-    def __init__(self, database_url: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "service.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                database_url,
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server process did not start")
+class ServerProcess(ServeProcess):
+    """``papyrus serve`` on SQLite, whose memory is read from ``/proc``."""
 
     def memory_mb(self, field: str = "VmHWM") -> float:
         """``VmRSS`` (resident now) or ``VmHWM`` (the peak so far), in MB."""
@@ -89,14 +56,6 @@ class ServerProcess:
                 if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
         raise AssertionError(f"no {field} in /proc/{self.process.pid}/status")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
 
 
 @pytest.fixture

@@ -65,8 +65,7 @@ def test_deadlines_passed_while_down_fire_once_in_order(
         players, games = timed_games(server.url)
         assert not any(expiries(players[0], g) for g in games)
     finally:
-        server.process.kill()  # kill -9: no shutdown of any kind
-        server.process.wait(timeout=30)
+        server.kill()  # kill -9: no shutdown of any kind
     offset_file.write_text("40000")
     restarted = Process(postgres_url)
     try:

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,11 +21,12 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.client import Client, register
-from tests.conftest import free_port
+from tests.serving import ServeProcess as Served
 
-ROOT = Path(__file__).resolve().parents[2]
 MISSING = "7d5c6a3e-0000-4000-8000-000000000000"
 PROTOCOL = "graphql-transport-ws"
 EVENTS = (
@@ -89,59 +86,17 @@ def post_chunked(port: int, path: str, first: bytes, total: int) -> tuple[int, d
     return status, json.loads(body)
 
 
-class Served:
-    """``papyrus serve`` in its own process on SQLite, its output in a file."""
-
-    def __init__(self, folder: Path, *options: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
-        self.log_path = folder / "server.log"
-        self.log_file = self.log_path.open("wb")
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
-        command += ["--database-url", f"sqlite:///{folder / 'papyrus.sqlite'}", *options]
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            stdout=self.log_file,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"papyrus serve did not start:\n{self.log()}")
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def wait_for_log(self, found: Callable[[str], bool], seconds: float = 15) -> str:
-        deadline = time.monotonic() + seconds
-        while not found(text := self.log()) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return text
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
-        self.log_file.close()
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     limits = ["--max-websockets-per-client", "3", "--max-subscriptions-per-connection", "2"]
+    folder = tmp_path_factory.mktemp("hostile")
     process = Served(
-        tmp_path_factory.mktemp("hostile"),
+        f"sqlite:///{folder / 'papyrus.sqlite'}",
         "--header-timeout",
         "1.5",
         *limits,
-        "--log-level",
-        "info",
+        log_path=folder / "server.log",
+        log_level="info",
     )
     try:
         yield process
@@ -441,6 +396,64 @@ def test_headers_sent_one_byte_a_second_are_cut_off_after_the_header_timeout(
     assert httpx.get(f"{served.url}/healthz", timeout=10).status_code == 200
 
 
+def test_a_request_held_open_mid_body_does_not_hold_the_servers_stop(tmp_path: Path) -> None:
+    """--shutdown-timeout 1: on SIGTERM, a websocket is closed at once with 1012 (service
+    restart), and two requests whose bodies never come are answered 503 UNAVAILABLE (a GraphQL
+    error, a problem) once the second is past; then the process exits. Without the timeout
+    uvicorn waits for such a request for ever, and a cancelled one was a 500 and a traceback."""
+    server = Served(
+        f"sqlite:///{tmp_path / 'papyrus.sqlite'}",
+        "--shutdown-timeout",
+        "1",
+        log_path=tmp_path / "server.log",
+        log_level="trace",
+    )
+    held: list[socket.socket] = []
+    try:
+        with connect(server.ws_url, subprotocols=[PROTOCOL]) as subscribed:  # type: ignore[list-item]
+            subscribed.send(json.dumps({"type": "connection_init"}))
+            assert json.loads(subscribed.recv(timeout=20))["type"] == "connection_ack"
+            for path in ("/graphql", "/api/v1/players"):
+                sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+                sock.sendall(
+                    f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    'Content-Length: 1000\r\n\r\n{"query": '.encode()
+                )
+                held.append(sock)
+            # uvicorn's trace lines: the websocket's and both requests' ASGI calls have begun
+            started = server.wait_for_log(lambda text: text.count("Started scope=") >= 3)
+            assert started.count("Started scope=") >= 3, started
+            server.stop(seconds=30)
+            with pytest.raises(ConnectionClosed) as closed:
+                subscribed.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        graphql, rest = (answer_of(sock) for sock in held)
+    finally:
+        for sock in held:
+            sock.close()
+    assert graphql.startswith(b"HTTP/1.1 503"), graphql
+    body = json.loads(graphql.partition(b"\r\n\r\n")[2])
+    assert body["data"] is None
+    assert body["errors"][0]["extensions"]["code"] == "UNAVAILABLE"
+    assert "send it again" in body["errors"][0]["message"]
+    assert rest.startswith(b"HTTP/1.1 503"), rest
+    assert b"application/problem+json" in rest
+    assert json.loads(rest.partition(b"\r\n\r\n")[2])["code"] == "UNAVAILABLE"
+    log = server.log()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log
+    answered = [line for line in log.splitlines() if "papyrus.request POST" in line]
+    assert len(answered) == 2, log
+    assert all(" 503 " in line and "code=UNAVAILABLE" in line for line in answered), answered
+
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sent on ``sock`` until it closed it."""
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
 # -- websockets and subscriptions ----------------------------------------------------------------
 
 
@@ -547,6 +560,7 @@ async def reach_all(reads: Reads, count: int) -> None:
 
 
 def test_the_limits_are_settings_with_sensible_defaults() -> None:
+    from service.cli import server_options
     from service.settings import Settings
 
     defaults = Settings()
@@ -557,6 +571,12 @@ def test_the_limits_are_settings_with_sensible_defaults() -> None:
         {"PAPYRUS_HEADER_TIMEOUT": "2.5"}, ["--max-subscriptions-per-connection", "7"]
     )
     assert (chosen.header_timeout, chosen.max_subscriptions_per_connection) == (2.5, 7)
+    # a stop waits at most this long for the requests still running (less than an
+    # orchestrator's usual 30 s grace period: compose gives 20 s)
+    assert 1 <= defaults.shutdown_timeout < 20
+    stopping = Settings.from_environment({"PAPYRUS_SHUTDOWN_TIMEOUT": "3"}, [])
+    assert stopping.shutdown_timeout == 3.0
+    assert server_options(stopping)["timeout_graceful_shutdown"] == 3.0
 
 
 #: GraphQL bodies of odd shapes a client may POST, each BAD_INPUT 422 (API.md "Errors": a

@@ -15,7 +15,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -32,6 +31,7 @@ from service.settings import Settings
 from tests.client import Client, register, subscribe
 from tests.conftest import IN_CI, Server, free_port
 from tests.service.play import create_table
+from tests.serving import ServeProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 #: no request may wait longer than this, outage or not (seconds)
@@ -105,42 +105,15 @@ def cluster() -> Iterator[Cluster]:
         made.remove()
 
 
-class Process:
-    """A real ``papyrus serve`` process (its log kept in a file, shown when a test fails)."""
+class Process(ServeProcess):
+    """A real ``papyrus serve`` process whose log is kept in a file (shown when a test fails);
+    ready on ``/healthz``: the breaker must not hear of ``/readyz``."""
 
     def __init__(self, database_url: str, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
-                 "--database-url", database_url, "--log-level", "warning"],
-                cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # /healthz: the breaker must not hear of /readyz
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"server process did not start:\n{self.tail()}")
+        super().__init__(database_url, log_path=log, ready="/healthz")
 
     def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        return self.log()[-4000:]
 
 
 class TunedServer(Server):

@@ -5,65 +5,23 @@ with ``afterVersion`` misses nothing."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.client import Client, subscribe
-from tests.conftest import free_port
 from tests.service.play import create_table, seated
+from tests.serving import ServeProcess as Process
 
-ROOT = Path(__file__).resolve().parents[2]
 EVENTS = (
     "subscription($g: ID!, $v: Int) { gameEvents(gameId: $g, afterVersion: $v) { version type } }"
 )
 LOBBY = "subscription { lobbyChanged { gameId status freeSeats } }"
-
-
-class Process:
-    def __init__(self, database_url: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "service.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                database_url,
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server process did not start")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
 
 @contextmanager
@@ -118,9 +76,7 @@ def started(payloads: list[dict[str, Any]]) -> bool:
 @pytest.mark.postgres
 def test_a_subscriber_on_one_process_sees_every_action_handled_by_another(two_processes) -> None:  # type: ignore[no-untyped-def]
     front, back = two_processes
-    lobby_thread, lobby = in_thread(
-        subscribe(back.ws_url, LOBBY, {}, until=started, timeout=60)
-    )
+    lobby_thread, lobby = in_thread(subscribe(back.ws_url, LOBBY, {}, until=started, timeout=60))
     time.sleep(0.5)  # the lobby subscriber is connected before the table is made
     players = seated(front.url, 3)
     game_id = create_table(players, "IMHOTEP")

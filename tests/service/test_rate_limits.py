@@ -6,9 +6,6 @@ process on one PostgreSQL. The test servers lower the limits; the defaults are g
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +17,7 @@ import pytest
 from service.settings import Settings
 from tests.client import Client, register
 from tests.conftest import Server, free_port
-from tests.service.test_processes import ROOT, Process
+from tests.serving import ServeProcess as Process
 
 CREATE = "mutation { createGame(input: {kind: IMHOTEP, seats: 2}) { id } }"
 TWO_CREATES = (
@@ -206,50 +203,15 @@ def test_an_operation_that_never_asks_for_the_caller_is_answered_whatever_the_to
         assert refused.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
 
 
-class LimitedProcess(Process):
-    """A server process (``papyrus serve``) with some options of its own."""
-
-    def __init__(self, database_url: str, *options: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "service.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                database_url,
-                "--log-level",
-                "warning",
-                *options,
-            ],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server process did not start")
-
-
 SHARED_WINDOW = 30
 
 
 @pytest.fixture
 def two_limited_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
     options = ("--rate-window", str(SHARED_WINDOW), "--rate-mutations-per-player", "4")
-    front = LimitedProcess(postgres_url, *options)
+    front = Process(postgres_url, *options)
     try:
-        back = LimitedProcess(postgres_url, *options)
+        back = Process(postgres_url, *options)
     except BaseException:
         front.stop()
         raise

@@ -1,0 +1,115 @@
+"""``papyrus serve`` in a process of its own, as an operator runs it, for the tests that need a
+real server process (several processes on one database, signals, limits, memory, outages).
+
+Its output goes to a log file that a failing test shows. ``stop()`` sends SIGTERM, as an
+orchestrator does, and requires the process to end, cleanly and promptly: a server that does
+not stop is a bug an operator meets on every deploy. When it does not end in time, its threads'
+stacks (``papyrus serve`` dumps them on SIGUSR1) and its log are the failure's message.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+#: seconds a process is given to stop after SIGTERM (its graceful shutdown is bounded by
+#: ``--shutdown-timeout``, 10 s by default, then its threads by theirs)
+STOP_SECONDS = 45.0
+
+
+class ServeProcess:
+    """``papyrus serve --port <free> --database-url <url> <options>``, ready once ``ready``
+    (``/readyz`` unless told) answers 200."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *options: str,
+        log_path: Path | None = None,
+        ready: str = "/readyz",
+        log_level: str = "warning",
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        if log_path is None:
+            handle, name = tempfile.mkstemp(prefix="papyrus-serve-", suffix=".log")
+            os.close(handle)
+            log_path = Path(name)
+        self.log_path = log_path
+        self.killed = False
+        self._log = log_path.open("wb")
+        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
+        command += ["--database-url", database_url, "--log-level", log_level, *options]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if httpx.get(f"{self.url}{ready}", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"papyrus serve did not start:\n{self.log()[-4000:]}")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait_for_log(self, found: Callable[[str], bool], seconds: float = 15) -> str:
+        deadline = time.monotonic() + seconds
+        while not found(text := self.log()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return text
+
+    def stop(self, seconds: float = STOP_SECONDS) -> None:
+        """SIGTERM, then the process must end with status 0 within ``seconds``; otherwise it
+        is killed and the failure shows its threads' stacks and its log."""
+        if self.killed:
+            return
+        self.process.terminate()
+        try:
+            status = self.process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGUSR1)  # faulthandler: every thread's stack
+            time.sleep(2)
+            self.kill()
+            raise AssertionError(
+                f"papyrus serve (pid {self.pid}) did not stop within {seconds:g} s of SIGTERM; "
+                f"its log, ending with its threads' stacks:\n{self.log()[-12000:]}"
+            ) from None
+        finally:
+            self._log.close()
+        # uvicorn ends by raising the signal it caught again, once it has shut down
+        assert status in (0, -signal.SIGTERM), (
+            f"papyrus serve stopped with status {status}:\n{self.log()[-4000:]}"
+        )
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown of any kind (a crash)."""
+        self.killed = True
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+        self._log.close()
