@@ -168,10 +168,48 @@ def test_a_bot_level_chosen_in_the_lobby_stays_chosen_when_the_list_is_drawn_aga
     assert page.get_by_test_id(f"bot-level-{game_id}").input_value() == "mcts"
     listed(page, game_id).get_by_test_id(f"bot-{game_id}").click()
     page.wait_for_url(f"**/games/{game_id}")
-    seats = mia.gql(
-        "query($g: ID!) { game(id: $g) { seats { isBot strategy } } }", {"g": game_id}
-    )["game"]["seats"]
+    seats = mia.gql("query($g: ID!) { game(id: $g) { seats { isBot strategy } } }", {"g": game_id})[
+        "game"
+    ]["seats"]
     assert [(s["isBot"], s["strategy"]) for s in seats] == [(False, None), (True, "mcts")]
     assert web.console_errors == []
     mia.close()
+    other.close()
+
+
+def test_a_redraw_of_the_lobby_keeps_the_keyboard_focus_where_it_was(web: Web) -> None:
+    """Oli has tabbed to the bot-level menu of his open table, then to its "Add a bot" button;
+    each time another client opens a table the lists are drawn again (lobbyChanged), and the
+    focus stays on the same control, so Enter still adds the bot (issue #16 "Lobby"; a redraw
+    used to drop the focus to the page)."""
+    oli = register(web.server.url, "Oli")
+    game_id = oli.gql(
+        'mutation { createGame(input: {kind: IMHOTEP, seats: 2, seed: "web-focus"}) { id } }'
+    )["createGame"]["id"]
+    oli.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
+    page = web.open("/", token=oli.token)
+    listed(page, game_id).wait_for()
+    other = register(web.server.url, "Pia")
+
+    def focused() -> Any:
+        return page.evaluate("document.activeElement && document.activeElement.dataset.testid")
+
+    for n, control in enumerate((f"bot-level-{game_id}", f"bot-{game_id}")):
+        page.get_by_test_id(control).focus()
+        assert focused() == control
+        created = other.gql(
+            "mutation($s: String!) { createGame(input: {kind: AMUN_RE, seats: 3, seed: $s}) "
+            "{ id } }",
+            {"s": f"web-focus-{n}"},
+        )["createGame"]["id"]
+        listed(page, created).wait_for()  # the list was drawn again
+        assert focused() == control
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/games/{game_id}")
+    seats = oli.gql("query($g: ID!) { game(id: $g) { seats { isBot } } }", {"g": game_id})["game"][
+        "seats"
+    ]
+    assert [s["isBot"] for s in seats] == [False, True]
+    assert web.console_errors == []
+    oli.close()
     other.close()

@@ -337,9 +337,18 @@ export async function showLobby(root) {
   }
 
   function list(container, nodes, empty, options) {
+    // drawn again on every lobby change: the control that had the keyboard's focus (a table's
+    // Join, bot level or Open) has it again, so that a change elsewhere does not throw a
+    // keyboard or screen-reader user back to the top of the page
+    const focused = document.activeElement;
+    const testid = focused && container.contains(focused) ? focused.dataset.testid : null;
     container.replaceChildren(nodes.length
       ? h("ul", {class: "tables"}, nodes.map((s) => tableItem(s, options)))
       : h("p", {class: "muted"}, empty));
+    if (testid) {
+      const again = container.querySelector(`[data-testid="${CSS.escape(testid)}"]`);
+      if (again) again.focus();
+    }
   }
 
   let clocks = new Map(); // open tables' time controls, by game id (none: not timed)
