@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -119,7 +121,18 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=30)
+        if self.thread.is_alive():  # a server that does not stop: say what it waits for
+            state = self.server.server_state
+            stacks = "".join(
+                f"\n{thread.name}:\n" + "".join(traceback.format_stack(frame))
+                for thread in threading.enumerate()
+                if (frame := sys._current_frames().get(thread.ident or -1)) is not None
+            )
+            raise AssertionError(
+                f"the server did not stop within 30 s: {len(state.connections)} connections, "
+                f"{len(state.tasks)} tasks still running{stacks}"
+            )
 
 
 @pytest.fixture

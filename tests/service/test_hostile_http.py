@@ -559,6 +559,63 @@ async def reach_all(reads: Reads, count: int) -> None:
     await asyncio.wait_for(reads.reach(count), 60)
 
 
+def test_a_subscription_cancelled_as_it_is_woken_ends(sqlite_url: str) -> None:
+    """A client leaves (its websocket closes, or it sends ``complete``) in the same turn of the
+    event loop as a wake-up for its game (the hub wakes a game's subscribers once for this
+    process's save and once more for the feed's news of it): the subscription's task ends.
+    Python 3.11's ``asyncio.wait_for`` returns the inner result and drops the cancellation
+    when both land together, so such a subscription ran on for ever, reading the store every
+    ``RECHECK_SECONDS``, and the server's stop waited for it (CI's hang at this module's
+    end)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.api.graphql.context import Context
+    from service.api.graphql.subscriptions import game_entries
+    from service.api.hub import Hub
+    from service.app.application import Application
+    from service.store.database import open_store
+
+    app = Application(open_store(sqlite_url))
+    caller, token = app.accounts.register_player("Ann")
+    game_id = str(app.seating.create_game(caller, "imhotep", 2, None, "woken").id)
+
+    async def scenario() -> bool:
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        executor = ThreadPoolExecutor(2)
+        context = Context(app=app, hub=hub, executor=executor, authorization=f"Bearer {token}")
+
+        async def listen() -> None:
+            async for _ in game_entries(context, game_id, None):
+                pass
+
+        listening = asyncio.create_task(listen())
+        try:
+
+            def parked() -> bool:  # the subscriber waits on its hub event (asyncio's own list)
+                return any(event._waiters for event in hub._waiters.get(game_id, ()))
+
+            for _ in range(400):
+                if parked():
+                    break
+                await asyncio.sleep(0.025)
+            assert parked(), "the subscriber never waited for a wake-up"
+            hub._wake(game_id)  # a wake-up, and the client gone, in one turn of the loop
+            listening.cancel()
+            await asyncio.wait({listening}, timeout=10)
+            return listening.done() and listening.cancelled()
+        finally:
+            if not listening.done():
+                listening.cancel()  # the dropped cancellation: cancel it again to clean up
+                await asyncio.wait({listening}, timeout=10)
+            executor.shutdown()
+
+    try:
+        assert asyncio.run(scenario()), "the cancelled subscription ran on"
+    finally:
+        app.store.close()
+
+
 def test_the_limits_are_settings_with_sensible_defaults() -> None:
     from service.cli import server_options
     from service.settings import Settings

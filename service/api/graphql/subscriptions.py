@@ -186,8 +186,12 @@ async def game_entries(
                 ):
                     return
                 continue
+            # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a
+            # cancellation (the client gone) that lands in the same turn as the wake-up, and
+            # the subscription would run on, unseen, for ever
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter.wait(), timeout=RECHECK_SECONDS)
+                async with asyncio.timeout(RECHECK_SECONDS):
+                    await waiter.wait()
     finally:
         context.hub.release(key, waiter)
 
