@@ -146,19 +146,27 @@ def test_join_and_add_a_bot_from_the_lobby_then_play(web: Web) -> None:
     kim.close()
 
 
+def seated_at_an_open_table(web: Web, name: str, seed: str) -> tuple[Client, str, Any]:
+    """``name`` registered, at seat 0 of a new 2-player Imhotep table, and the lobby open on
+    the page with that table listed."""
+    player = register(web.server.url, name)
+    game_id = player.gql(
+        "mutation($s: String!) { createGame(input: {kind: IMHOTEP, seats: 2, seed: $s}) { id } }",
+        {"s": seed},
+    )["createGame"]["id"]
+    player.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
+    page = web.open("/", token=player.token)
+    listed(page, game_id).wait_for()
+    return player, game_id, page
+
+
 def test_a_bot_level_chosen_in_the_lobby_stays_chosen_when_the_list_is_drawn_again(
     web: Web,
 ) -> None:
     """Mia picks the mcts level for the bot of her open table; before she clicks "Add a bot",
     another client creates a table, and the lobby's lists are drawn again (lobbyChanged): the
     bot she adds is still an mcts one (issue #16 "Lobby": a bot of a chosen level)."""
-    mia = register(web.server.url, "Mia")
-    game_id = mia.gql(
-        'mutation { createGame(input: {kind: IMHOTEP, seats: 2, seed: "web-level"}) { id } }'
-    )["createGame"]["id"]
-    mia.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
-    page = web.open("/", token=mia.token)
-    listed(page, game_id).wait_for()
+    mia, game_id, page = seated_at_an_open_table(web, "Mia", "web-level")
     page.get_by_test_id(f"bot-level-{game_id}").select_option("mcts")
     other = register(web.server.url, "Ned")
     second = other.gql(
@@ -182,13 +190,7 @@ def test_a_redraw_of_the_lobby_keeps_the_keyboard_focus_where_it_was(web: Web) -
     each time another client opens a table the lists are drawn again (lobbyChanged), and the
     focus stays on the same control, so Enter still adds the bot (issue #16 "Lobby"; a redraw
     used to drop the focus to the page)."""
-    oli = register(web.server.url, "Oli")
-    game_id = oli.gql(
-        'mutation { createGame(input: {kind: IMHOTEP, seats: 2, seed: "web-focus"}) { id } }'
-    )["createGame"]["id"]
-    oli.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 0) { id } }", {"g": game_id})
-    page = web.open("/", token=oli.token)
-    listed(page, game_id).wait_for()
+    oli, game_id, page = seated_at_an_open_table(web, "Oli", "web-focus")
     other = register(web.server.url, "Pia")
 
     def focused() -> Any:
