@@ -43,6 +43,7 @@ class ServeProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        self._own_log = log_path is None  # made here: removed after a clean stop
         if log_path is None:
             handle, name = tempfile.mkstemp(prefix="papyrus-serve-", suffix=".log")
             os.close(handle)
@@ -105,6 +106,8 @@ class ServeProcess:
         assert status in (0, -signal.SIGTERM), (
             f"papyrus serve stopped with status {status}:\n{self.log()[-4000:]}"
         )
+        if self._own_log:
+            self.log_path.unlink(missing_ok=True)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind (a crash)."""
