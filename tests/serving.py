@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import httpx
@@ -39,7 +39,10 @@ class ServeProcess:
         log_path: Path | None = None,
         ready: str = "/readyz",
         log_level: str = "warning",
+        environment: Mapping[str, str] | None = None,
     ) -> None:
+        """``environment``: the process's variables (this process's by default), to which
+        ``PYTHONPATH`` is added."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
@@ -50,13 +53,14 @@ class ServeProcess:
             log_path = Path(name)
         self.log_path = log_path
         self.killed = False
+        self._kept: str | None = None
         self._log = log_path.open("wb")
         command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
         command += ["--database-url", database_url, "--log-level", log_level, *options]
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env={**(os.environ if environment is None else environment), "PYTHONPATH": str(ROOT)},
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )
@@ -76,6 +80,9 @@ class ServeProcess:
         return self.process.pid
 
     def log(self) -> str:
+        """Everything the process wrote (stdout and stderr), kept once its own file is gone."""
+        if self._kept is not None:
+            return self._kept
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def wait_for_log(self, found: Callable[[str], bool], seconds: float = 15) -> str:
@@ -107,6 +114,7 @@ class ServeProcess:
             f"papyrus serve stopped with status {status}:\n{self.log()[-4000:]}"
         )
         if self._own_log:
+            self._kept = self.log()
             self.log_path.unlink(missing_ok=True)
 
     def kill(self) -> None:

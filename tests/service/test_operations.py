@@ -13,9 +13,6 @@ import asyncio
 import contextlib
 import json
 import os
-import queue
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -31,6 +28,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.client import Client, register
 from tests.conftest import free_port
 from tests.service.play import create_table
+from tests.serving import ServeProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ACT = "mutation Move($g: ID!, $a: JSON!) { act(gameId: $g, action: $a) { game { version } } }"
@@ -204,71 +202,29 @@ async def test_open_websockets_and_subscriptions_are_gauges(sqlite_server) -> No
 # -- log lines: `papyrus serve` in a subprocess ---------------------------------------------------
 
 
-class Serve:
-    """``papyrus serve`` on a free port in a subprocess, whose stderr lines are collected."""
+class Serve(ServeProcess):
+    """``papyrus serve`` with none of the caller's ``PAPYRUS_*`` or ``FORWARDED_ALLOW_IPS``
+    (the options alone count), at its default log level, whose log lines are read."""
 
     def __init__(self, database_url: str, *options: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "--database-url", database_url, *options],
-            cwd=ROOT,
-            # none of the caller's PAPYRUS_* or FORWARDED_ALLOW_IPS: the options alone count
-            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
+        bare = {"PATH": os.environ.get("PATH", "")}
+        super().__init__(
+            database_url, *options, ready="/healthz", log_level="info", environment=bare
         )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line.rstrip("\n"))
 
     def __enter__(self) -> Serve:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return self
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise RuntimeError("papyrus serve did not start:\n" + "\n".join(self.seen))
-            time.sleep(0.1)
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.drain()
-
-    def drain(self) -> None:
-        while True:
-            try:
-                self.seen.append(self.lines.get_nowait())
-            except queue.Empty:
-                return
+        self.stop()
 
     def line_with(self, text: str) -> str:
         """The first log line that contains ``text`` (it is written once the answer is sent:
         wait for it)."""
-        deadline = time.monotonic() + 30
-        while True:
-            self.drain()
-            found = [line for line in self.seen if text in line]
-            if found:
-                return found[0]
-            assert time.monotonic() < deadline, f"no log line with {text!r}:\n" + "\n".join(
-                self.seen
-            )
-            time.sleep(0.02)
+        log = self.wait_for_log(lambda lines: text in lines, seconds=30)
+        found = [line for line in log.splitlines() if text in line]
+        assert found, f"no log line with {text!r}:\n{log}"
+        return found[0]
 
     def logged(self, request_id: str) -> dict[str, Any]:
         line: dict[str, Any] = json.loads(self.line_with(f'"request_id": "{request_id}"'))
@@ -348,14 +304,15 @@ def test_one_json_line_per_request_with_the_id_of_its_header_and_errors(sqlite_u
         assert response.status_code == 200
         line = served.logged(response.headers["x-request-id"])
         assert (line["operation"], line["code"], line["status"]) == ("game", None, 200)
-    served.drain()
-    text = "\n".join(served.seen)
+    text = served.log()
     for token in (p.token for p in players):
         assert token and token not in text
-    requests = [json.loads(line) for line in served.seen if '"papyrus.request"' in line]
+    # the log lines (stderr), not the startup banner printed on stdout for a person
+    lines = [line for line in text.splitlines() if not line.startswith("Papyrus on http")]
+    requests = [json.loads(line) for line in lines if '"papyrus.request"' in line]
     for request_id in ("trace-move-1", "trace-missing-2"):
         assert [r["request_id"] for r in requests].count(request_id) == 1
-    assert all(json.loads(line) for line in served.seen)  # every line is JSON, uvicorn's too
+    assert all(json.loads(line) for line in lines)  # every line is JSON, uvicorn's too
 
 
 @pytest.mark.parametrize(
