@@ -142,6 +142,15 @@ def server(database_url: str) -> Iterator[Server]:
 
 
 @pytest.fixture
+def two_processes(postgres_url: str) -> Iterator[tuple[Any, Any]]:
+    """Two ``papyrus serve`` processes on one PostgreSQL (``tests.serving``)."""
+    from tests.serving import processes  # it imports this module
+
+    with processes(postgres_url) as (first, second):
+        yield first, second
+
+
+@pytest.fixture
 def sqlite_server(sqlite_url: str) -> Iterator[Server]:
     with Server(sqlite_url) as running:
         yield running

@@ -15,7 +15,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -124,3 +125,23 @@ class ServeProcess:
             self.process.kill()
         self.process.wait(timeout=30)
         self._log.close()
+
+
+@contextmanager
+def processes(database_url: str, *options: str, count: int = 2) -> Iterator[list[ServeProcess]]:
+    """``count`` server processes with ``options`` on one database, every one started stopped
+    afterwards (each stop tried, the first failure raised)."""
+    started: list[ServeProcess] = []
+    try:
+        for _ in range(count):
+            started.append(ServeProcess(database_url, *options))
+        yield started
+    finally:
+        failures: list[AssertionError] = []
+        for process in started:
+            try:
+                process.stop()
+            except AssertionError as failure:
+                failures.append(failure)
+        if failures:
+            raise failures[0]

@@ -22,7 +22,7 @@ from service.store.database import open_store
 from tests.client import Client, register, subscribe
 from tests.conftest import Server
 from tests.service.play import create_table, play_graphql
-from tests.service.test_processes import Process, two_processes  # noqa: F401 (a fixture)
+from tests.serving import ServeProcess as Process
 
 ME = "{ me { id name } }"
 ROTATE = "mutation { rotateToken { player { id name } token } }"
@@ -154,7 +154,7 @@ def refused_soon(client: Client, seconds: float = 1.0) -> bool:
 
 @pytest.mark.postgres
 def test_a_token_revoked_on_one_server_process_is_refused_by_the_other_within_its_feed_bound(
-    two_processes: tuple[Process, Process],  # noqa: F811
+    two_processes: tuple[Process, Process],
 ) -> None:
     """Logout, rotation and deletion across server processes on one PostgreSQL: the other
     process, which has just served the token from memory (no read of the credential), refuses

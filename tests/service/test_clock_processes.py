@@ -16,7 +16,8 @@ import pytest
 
 from tests.client import Client, register
 from tests.service.test_clocks import create
-from tests.service.test_processes import Process, processes
+from tests.serving import ServeProcess as Process
+from tests.serving import processes
 
 EVENTS = """query($g: ID!) { game(id: $g) { status events(first: 200) { edges { node {
   version type at data } } } } }"""

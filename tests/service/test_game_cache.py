@@ -29,7 +29,8 @@ from service.store.database import open_store
 from tests.client import Client, GraphQLFailure, register
 from tests.conftest import Server
 from tests.service.play import create_table
-from tests.service.test_processes import Process, act_n, two_processes  # noqa: F401 (a fixture)
+from tests.service.test_processes import act_n
+from tests.serving import ServeProcess as Process
 
 READ = (
     "query($g: ID!) { game(id: $g) { version activeSeats state legalActions view { __typename } } }"
@@ -186,7 +187,7 @@ def test_a_cache_left_behind_never_wins_a_command_on_an_old_version(database_url
 
 @pytest.mark.postgres
 def test_a_cached_game_in_a_second_process_never_accepts_a_stale_command(
-    two_processes: tuple[Process, Process],  # noqa: F811
+    two_processes: tuple[Process, Process],
 ) -> None:
     """Two server processes on one PostgreSQL: A has the game cached, B acts, and A is sent
     the command right away with the version it had (whether or not the feed has told A yet):

@@ -8,40 +8,17 @@ import asyncio
 import random
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from tests.client import Client, subscribe
 from tests.service.play import create_table, seated
-from tests.serving import ServeProcess as Process
 
 EVENTS = (
     "subscription($g: ID!, $v: Int) { gameEvents(gameId: $g, afterVersion: $v) { version type } }"
 )
 LOBBY = "subscription { lobbyChanged { gameId status freeSeats } }"
-
-
-@contextmanager
-def processes(database_url: str, count: int = 2) -> Iterator[list[Process]]:
-    """``count`` server processes on one database, all stopped afterwards (those started, if
-    one fails to start)."""
-    started: list[Process] = []
-    try:
-        for _ in range(count):
-            started.append(Process(database_url))
-        yield started
-    finally:
-        for process in started:
-            process.stop()
-
-
-@pytest.fixture
-def two_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
-    with processes(postgres_url) as (first, second):
-        yield first, second
 
 
 def in_thread(coroutine: Any) -> tuple[threading.Thread, list[Any]]:

@@ -18,6 +18,7 @@ from service.settings import Settings
 from tests.client import Client, register
 from tests.conftest import Server, free_port
 from tests.serving import ServeProcess as Process
+from tests.serving import processes
 
 CREATE = "mutation { createGame(input: {kind: IMHOTEP, seats: 2}) { id } }"
 TWO_CREATES = (
@@ -209,17 +210,8 @@ SHARED_WINDOW = 30
 @pytest.fixture
 def two_limited_processes(postgres_url: str) -> Iterator[tuple[Process, Process]]:
     options = ("--rate-window", str(SHARED_WINDOW), "--rate-mutations-per-player", "4")
-    front = Process(postgres_url, *options)
-    try:
-        back = Process(postgres_url, *options)
-    except BaseException:
-        front.stop()
-        raise
-    try:
+    with processes(postgres_url, *options) as (front, back):
         yield front, back
-    finally:
-        front.stop()
-        back.stop()
 
 
 @pytest.mark.postgres
