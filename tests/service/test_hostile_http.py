@@ -399,7 +399,7 @@ def test_headers_sent_one_byte_a_second_are_cut_off_after_the_header_timeout(
 def test_a_request_held_open_mid_body_does_not_hold_the_servers_stop(tmp_path: Path) -> None:
     """--shutdown-timeout 1: on SIGTERM, a websocket is closed at once with 1012 (service
     restart), and two requests whose bodies never come are answered 503 UNAVAILABLE (a GraphQL
-    error, a problem) once the second is past; then the process exits. Without the timeout
+    error, a problem) once that second is past; then the process exits. Without the timeout
     uvicorn waits for such a request for ever, and a cancelled one was a 500 and a traceback."""
     server = Served(
         f"sqlite:///{tmp_path / 'papyrus.sqlite'}",
@@ -431,6 +431,8 @@ def test_a_request_held_open_mid_body_does_not_hold_the_servers_stop(tmp_path: P
     finally:
         for sock in held:
             sock.close()
+        if server.process.poll() is None:  # an assertion failed before the stop
+            server.kill()
     assert graphql.startswith(b"HTTP/1.1 503"), graphql
     body = json.loads(graphql.partition(b"\r\n\r\n")[2])
     assert body["data"] is None
