@@ -3,7 +3,7 @@
 The aggregates are defined in this module on purpose: a stored event's topic is
 ``module:QualName`` (``service.store:GameTable.Recorded``), so moving these classes would
 orphan every log already written. The store application and its database settings are in
-``service.store.database``.
+``service.store.database``; how a stored event holds its log entry, in ``service.store.entries``.
 
 Three aggregates live in one application:
 
@@ -26,7 +26,6 @@ import copy
 import functools
 import hashlib
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -35,26 +34,11 @@ from eventsourcing.utils import get_topic
 
 from domain import table as tables
 from domain.contract import JSON, Event
-from domain.log import GENESIS, Entry, entry_hash
+from domain.log import GENESIS, Entry
 from domain.registry import rules_for
+from service.store.entries import EntryFields, entry_of, imported_by, redacted_of, sealed
 
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
-
-
-@dataclass(frozen=True)
-class EntryFields:
-    """What both stored events of a table carry: a log entry without its version and time."""
-
-    type: str
-    data: dict[str, Any]
-    seat: int | None
-    automatic: bool
-    by_seat: int | None
-    command: str | None
-    action: dict[str, Any] | None
-    actor: str | None
-    rules_version: str
-    hash: str
 
 
 class GameTable(Aggregate):
@@ -124,59 +108,22 @@ class GameTable(Aggregate):
     ) -> None:
         """Record one entry after the last, sealed to it by its hash (``recorded_hash``: the
         hash its source recorded, for an imported entry whose sealed name was erased)."""
-        timestamp = at or self.Recorded.create_timestamp()
-        entry = Entry(
-            version=self.version + 1,
-            at=timestamp.isoformat(),
-            type=event.type,
-            data=event.data,
-            seat=event.seat,
-            automatic=automatic,
-            by_seat=by_seat,
-            command=command,
-            action=action,
-            actor=actor,
-            rules_version=self.table.rules_version,
-        )
-        sealed = recorded_hash or entry_hash(
-            entry, self.table.last_hash, self.table.seed, self.table.seed_salt
-        )
         self.trigger_event(
             self.Recorded,
-            timestamp=timestamp,
-            **{k: v for k, v in entry.content().items() if k not in ("version", "at")},
-            hash=sealed,
+            **sealed(
+                event,
+                self.version + 1,
+                at or self.Recorded.create_timestamp(),
+                rules_version=self.table.rules_version,
+                after=(self.table.last_hash, self.table.seed, self.table.seed_salt),
+                recorded_hash=recorded_hash,
+                automatic=automatic,
+                by_seat=by_seat,
+                command=command,
+                action=action,
+                actor=actor,
+            ),
         )
-
-
-def imported_by(stored: Any) -> str | None:
-    """Who imported the game whose first stored event this is (events stored before the field
-    existed have none: they were not imported)."""
-    return getattr(stored, "imported_by", None)
-
-
-def redacted_of(stored: Any) -> list[int]:
-    """The redacted entries of the game whose first stored event this is (none for events
-    stored before the field existed)."""
-    return list(getattr(stored, "redacted", None) or [])
-
-
-def entry_of(stored: Any) -> Entry:
-    """The log entry of a stored ``Opened`` or ``Recorded`` event."""
-    return Entry(
-        version=stored.originator_version,
-        at=stored.timestamp.isoformat(),
-        type=stored.type,
-        data=stored.data,
-        seat=stored.seat,
-        automatic=stored.automatic,
-        by_seat=stored.by_seat,
-        command=stored.command,
-        action=stored.action,
-        actor=stored.actor,
-        rules_version=stored.rules_version,
-        hash=stored.hash,
-    )
 
 
 def open_table(
@@ -193,29 +140,23 @@ def open_table(
 ) -> GameTable:
     """A new table whose first entry (version 1, ``table_created``) is ``opening``; its hash is
     salted with ``seed`` and the ``seed_salt`` the opening holds (``domain.log``)."""
-    timestamp = at or GameTable.Opened.create_timestamp()
-    entry = Entry(
-        version=1,
-        at=timestamp.isoformat(),
-        type=opening.type,
-        data=opening.data,
-        seat=None,
+    members = sealed(
+        Event(opening.type, opening.data),  # the table's first entry: no seat's
+        1,
+        at or GameTable.Opened.create_timestamp(),
+        rules_version=rules_version,
+        after=(GENESIS, seed, opening.data.get("seed_salt")),
         command=command,
         actor=actor,
-        rules_version=rules_version,
     )
-    sealed = entry_hash(entry, GENESIS, seed, opening.data.get("seed_salt"))
-    fields = {k: v for k, v in entry.content().items() if k not in ("version", "at")}
     opened_class: Any = GameTable.Opened
     event = opened_class(
         originator_topic=get_topic(GameTable),
         originator_id=game_id or uuid.uuid4(),
         originator_version=1,
-        timestamp=timestamp,
-        hash=sealed,
         imported_by=imported_by,
         redacted=redacted or None,
-        **fields,
+        **members,
     )
     table = cast(GameTable, event.mutate(None))
     table._pending_events.append(event)

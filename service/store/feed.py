@@ -1,24 +1,25 @@
 """Follows the store's notification log and tells this process about every new game event,
 whichever process recorded it (live updates, with one server process or many).
 
-On PostgreSQL it uses the library's subscription (LISTEN/NOTIFY, one per process); on SQLite it
-polls the notification log. Listeners get ``(game_id, version, type)``; they must be quick
-(they only wake subscribers and the read-model worker, who then read the store themselves, and
-mark cached games stale). Revoked credentials and deleted players are told to
-``subscribe_accounts`` listeners (the stored event), and a failure of the feed (after which it
-resumes from its last position) to ``subscribe_gaps`` listeners: caches that must check what
-they hold again.
+On PostgreSQL it listens (LISTEN/NOTIFY, one connection per process) and reads the notification
+log up to its sealed horizon (``service.store.horizon``: never past an id whose row may still
+commit), looking again soon while ids are taken that are not sealed yet (a writer that rolls
+back sends no notification) and every second in any case; on SQLite, where one writer at a time
+commits ids in order, it polls the notification log.
+
+Listeners get ``(game_id, version, type)``; they must be quick (they only wake subscribers and
+the read-model worker, who then read the store themselves, and mark cached games stale).
+Revoked credentials and deleted players are told to ``subscribe_accounts`` listeners (the stored
+event), and a failure of the feed (after which it resumes from its last position) to
+``subscribe_gaps`` listeners: caches that must check what they hold again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
-
-from eventsourcing.projection import ApplicationSubscription
 
 from service.store import Credential, Player
 from service.store.database import Store
@@ -32,6 +33,11 @@ Listener = Callable[[str, int, str], None]
 
 
 class Feed:
+    #: seconds between two reads of the log on PostgreSQL when no notification came (a lost
+    #: one, or ids that were not sealed yet at the last read: ``UNSEALED_SECONDS``)
+    QUIET_SECONDS = 1.0
+    UNSEALED_SECONDS = 0.02
+
     def __init__(self, store: Store, postgres: bool, poll_seconds: float = 0.05) -> None:
         self.store = store
         self.postgres = postgres
@@ -40,7 +46,6 @@ class Feed:
         self.account_listeners: list[Callable[[Any], None]] = []
         self.gap_listeners: list[Callable[[], None]] = []
         self._stop = threading.Event()
-        self._subscription: Any = None
         self._thread = threading.Thread(target=self._run, name="papyrus-feed", daemon=True)
 
     def subscribe(self, listener: Listener) -> None:
@@ -62,9 +67,6 @@ class Feed:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._subscription is not None:
-            with contextlib.suppress(Exception):
-                self._subscription.stop()
         self._thread.join(timeout=10)
 
     def _dispatch(self, game_id: str, version: int, kind: str) -> None:
@@ -95,7 +97,7 @@ class Feed:
         while not self._stop.is_set():
             try:
                 if self.postgres:
-                    self._follow_subscription()
+                    self._listen()
                 else:
                     self._poll()
             except Exception as failure:
@@ -112,22 +114,32 @@ class Feed:
                     log.exception("event feed failed; resuming from %d", self._position)
                 self._stop.wait(1.0)
 
-    def _follow_subscription(self) -> None:
-        with ApplicationSubscription(self.store, gt=self._position, topics=TOPICS) as events:
-            self._subscription = events
-            for stored, tracking in events:
-                event: Any = stored
-                self._position = tracking.notification_id
-                self._dispatch_event(event)
-                if self._stop.is_set():
-                    return
+    def _listen(self) -> None:
+        recorder: Any = self.store.recorder
+        with recorder.datastore.get_connection() as connection:
+            connection.execute(f'LISTEN "{recorder.channel_name}"')
+            while not self._stop.is_set():
+                self._read()  # after LISTEN: a commit from now on wakes the wait below
+                quiet = self.UNSEALED_SECONDS if recorder.horizon.is_behind else self.QUIET_SECONDS
+                for _ in connection.notifies(timeout=quiet, stop_after=1):
+                    pass
 
     def _poll(self) -> None:
+        while not self._stop.is_set():
+            if not self._read():
+                self._stop.wait(self.poll_seconds)
+
+    def _read(self) -> int:
+        """Dispatch every notification after the position (up to the sealed horizon on
+        PostgreSQL): how many there were."""
+        read = 0
         while not self._stop.is_set():
             notes = self.store.recorder.select_notifications(self._position + 1, 500, topics=TOPICS)
             for note in notes:
                 event: Any = self.store.mapper.to_domain_event(note)
                 self._position = note.id
                 self._dispatch_event(event)
-            if not notes:
-                self._stop.wait(self.poll_seconds)
+            read += len(notes)
+            if len(notes) < 500:
+                return read
+        return read

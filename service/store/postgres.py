@@ -13,20 +13,29 @@ ten times, and each try waits for a pooled connection as long as the connect tim
 
 So a call fails within about ``pool timeout`` or ``statement timeout`` seconds, and the
 application's breaker answers ``UNAVAILABLE`` at once for the calls that follow.
+
+Inserts go through the library's database function (one round trip, writers concurrent), which
+here also holds ``INSERT_LOCK`` (a shared advisory lock) until it commits; the notification log
+is read only up to the sealed horizon (``service.store.horizon``), so no reader ever passes an
+id whose row may still commit: ``select_notifications`` stops there and
+``max_notification_id`` is the horizon itself.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresFactory
 from eventsourcing.utils import Environment, EnvType
+from psycopg.sql import SQL, Identifier, Literal
 
 from service.store.database import session_options
+from service.store.horizon import Horizon
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,10 +56,14 @@ def once(method: Any) -> Any:
 
 
 def read_again_if_quick(method: Any) -> Any:
-    """A read: tried again once if the first try failed at once (a dead connection)."""
-    inner = unretried(method)
+    """A read of the library's: tried again once if the first try failed at once."""
+    return functools.wraps(method)(again_if_quick(unretried(method)))
 
-    @functools.wraps(method)
+
+def again_if_quick(inner: F) -> F:
+    """A read: tried again once if the first try failed at once (a dead connection)."""
+
+    @functools.wraps(inner)
     def bounded(*args: Any, **kwargs: Any) -> Any:
         started = time.monotonic()
         try:
@@ -60,16 +73,138 @@ def read_again_if_quick(method: Any) -> Any:
                 raise
         return inner(*args, **kwargs)
 
-    return bounded
+    return cast(F, bounded)
+
+
+#: the advisory lock (two int4 keys) every insert holds, shared, from before it takes its
+#: notification ids until its commit is visible (``service.store.horizon``)
+INSERT_LOCK = (7_104_733, 1)
+#: visible ids a look reads past the horizon (it seals up to the first missing one)
+LOOK_IDS = 2000
 
 
 class Recorder(PostgresApplicationRecorder):
-    """The library's application recorder, without its long retries."""
+    """The library's application recorder, without its long retries, whose notification log
+    is read up to the sealed horizon only (module docstring)."""
 
     insert_events = once(PostgresApplicationRecorder.insert_events)
     select_events = read_again_if_quick(PostgresApplicationRecorder.select_events)
-    select_notifications = read_again_if_quick(PostgresApplicationRecorder.select_notifications)
-    max_notification_id = read_again_if_quick(PostgresApplicationRecorder.max_notification_id)
+    _select_notifications = read_again_if_quick(PostgresApplicationRecorder.select_notifications)
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.horizon = Horizon()
+        self._looking = threading.Lock()
+        self.sql_create_statements[self.create_insert_function_statement_index] = (
+            self._insert_function()
+        )
+        sequence = f"{self.events_table_name}_notification_id_seq"  # the bigserial's
+        self._look_statements = (
+            SQL("SELECT last_value, is_called FROM {0}").format(
+                Identifier(self.datastore.schema, sequence)
+            ),
+            SQL(
+                "SELECT virtualtransaction FROM pg_locks WHERE locktype = 'advisory'"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " AND classid = {0} AND objid = {1} AND objsubid = 2"
+            ).format(Literal(INSERT_LOCK[0]), Literal(INSERT_LOCK[1])),
+            SQL(
+                "SELECT notification_id FROM {0} WHERE notification_id > %s"
+                " ORDER BY notification_id LIMIT {1}"
+            ).format(Identifier(self.datastore.schema, self.events_table_name), Literal(LOOK_IDS)),
+        )
+
+    def _insert_function(self) -> Any:
+        """The library's insert function, holding ``INSERT_LOCK`` (shared) first."""
+        return SQL(
+            "CREATE OR REPLACE FUNCTION "
+            "{schema}.{insert_events}(events {schema}.{event}[]) "
+            "RETURNS SETOF bigint "
+            "LANGUAGE plpgsql "
+            "AS "
+            "$BODY$"
+            "BEGIN"
+            "    SET LOCAL lock_timeout = '{lock_timeout}s';"
+            "    PERFORM pg_advisory_xact_lock_shared({key1}, {key2});"
+            "    NOTIFY {channel};"
+            "    RETURN QUERY"
+            "    INSERT INTO {schema}.{table} AS t ("
+            "    originator_id, originator_version, topic, state)"
+            "    SELECT originator_id, originator_version, topic, state"
+            "    FROM unnest(events)"
+            "    RETURNING notification_id;"
+            "END;"
+            "$BODY$"
+        ).format(
+            insert_events=Identifier(self.pg_function_name_insert_events),
+            lock_timeout=self.datastore.lock_timeout,
+            key1=Literal(INSERT_LOCK[0]),
+            key2=Literal(INSERT_LOCK[1]),
+            channel=Identifier(self.channel_name),
+            event=Identifier(self.stored_event_type_name),
+            schema=Identifier(self.datastore.schema),
+            table=Identifier(self.events_table_name),
+        )
+
+    @again_if_quick
+    def sealed(self) -> int:
+        """Look again at the sequence and the writers in flight: the sealed horizon."""
+        last_id, writers, visible = self._look_statements
+        # one look at a time, each told to the horizon before the next starts: a look's writers
+        # judge only the looks made before it (``Horizon.advance``); its three statements in
+        # this order, in one round trip
+        with self._looking, self.datastore.get_connection() as conn, conn.pipeline():
+            last, flying, seen = conn.cursor(), conn.cursor(), conn.cursor()
+            last.execute(last_id, prepare=True)
+            flying.execute(writers, prepare=True)
+            seen.execute(visible, (self.horizon.sealed,), prepare=True)
+            row = last.fetchone()  # the first fetch sends all three
+            in_flight = {str(r["virtualtransaction"]) for r in flying.fetchall()}
+            ids = [int(r["notification_id"]) for r in seen.fetchall()]
+            assert row is not None
+            taken = int(row["last_value"]) if row["is_called"] else 0
+            return self.horizon.advance(taken, in_flight, ids)
+
+    def _create_table(self, curs: Any) -> None:
+        """The library's statements, less its ``CREATE UNIQUE INDEX IF NOT EXISTS`` when the
+        index is there. PostgreSQL takes the table's SHARE lock before it looks for the index:
+        on a live table the statement waits for every write in flight (under the statement
+        timeout) while every new write queues behind it. A replica restarted under load failed
+        its start on that wait, and its fleet stood still while it waited."""
+        index = f"{self.datastore.schema}.{self.notification_id_index_name}"
+        present = curs.execute("SELECT to_regclass(%s) IS NOT NULL AS present", (index,))
+        skip_index = bool(present.fetchone()["present"])
+        for statement in self.sql_create_statements:
+            text = statement.as_string()
+            if "CREATE TYPE" in text or (skip_index and "CREATE UNIQUE INDEX" in text):
+                continue
+            curs.execute(statement, prepare=False)
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        """The library's read, never past the sealed horizon."""
+        sealed = self.sealed()
+        stop = sealed if stop is None else min(stop, sealed)
+        first = (start or 0) if inclusive_of_start else (start or 0) + 1
+        if first > stop:
+            return []
+        return cast(
+            Sequence[Notification],
+            self._select_notifications(
+                start, limit, stop, topics, inclusive_of_start=inclusive_of_start
+            ),
+        )
+
+    def max_notification_id(self) -> int | None:
+        """The sealed horizon: the last position a reader can reach and keep (0: none)."""
+        return self.sealed()
 
 
 class Factory(PostgresFactory):

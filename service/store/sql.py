@@ -11,6 +11,7 @@ begun again once on a new connection: nothing was sent yet, so that is safe.
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -18,6 +19,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from service.store.database import Database
+
+#: the name in ``CREATE [UNIQUE] INDEX IF NOT EXISTS name``
+_INDEX = re.compile(r"\s*CREATE\s+(?:UNIQUE\s+)?INDEX\s+IF\s+NOT\s+EXISTS\s+(\w+)", re.I)
 
 
 class Cursor:
@@ -41,6 +45,17 @@ class Cursor:
     def one(self) -> Any:
         return self.raw.fetchone()
 
+    def create(self, statement: str) -> None:
+        """``CREATE ... IF NOT EXISTS``, skipping an index that is there: PostgreSQL takes its
+        table's SHARE lock before it looks, so on a table in use the statement waits for every
+        write in flight while every new write queues behind it (a replica starting would hold
+        its fleet's writes up)."""
+        index = _INDEX.match(statement)
+        present = "SELECT to_regclass(?) IS NOT NULL"
+        if self.postgres and index and self.execute(present, (index[1],)).one()[0]:
+            return
+        self.execute(statement)
+
     def without_timeout(self) -> None:
         """Let this transaction's statements run as long as they need (creating an index on a
         big table, a rebuild's deletes): maintenance, not a request. PostgreSQL only."""
@@ -49,6 +64,17 @@ class Cursor:
 
     def all(self) -> list[Any]:
         return list(self.raw.fetchall())
+
+    def columns(self, table: str) -> set[str]:
+        """The names of ``table``'s columns (none if there is no such table)."""
+        if self.postgres:
+            rows = self.execute(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = ?",
+                (table,),
+            ).all()
+            return {str(row[0]) for row in rows}
+        return {str(row[1]) for row in self.execute(f"PRAGMA table_info({table})").all()}
 
 
 class Sql:

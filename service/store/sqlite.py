@@ -8,9 +8,9 @@ states that a committed transaction is durable across an application crash whate
 (it syncs at checkpoints), so a transaction committed just before a power loss or an operating
 system crash may roll back. ``FULL`` (the library's default) syncs every commit, which costs one
 ``fsync`` per action (5-8 ms on this machine's disk against 20 µs). The server's promise is no
-acknowledged action lost on ``kill -9`` of the process (``tests/service/test_outage.py``), which
-``NORMAL`` keeps; ``PAPYRUS_SQLITE_SYNCHRONOUS=full`` buys power-loss durability too (README,
-"Durability").
+acknowledged action lost on ``kill -9`` of the process (``tests/service/fleet/test_outage.py``),
+which ``NORMAL`` keeps; ``PAPYRUS_SQLITE_SYNCHRONOUS=full`` buys power-loss durability too
+(docs/configuration.md, "Caching and durability").
 """
 
 from __future__ import annotations
