@@ -136,23 +136,17 @@ def label(catalog: Catalog, action: JSON) -> str:
 
 
 def catalog_for(kind: str) -> Catalog:
-    """The action catalog of ``kind``; ``KeyError`` for a kind that does not exist."""
-    if kind == "imhotep":
-        from domain.imhotep.action_catalog import CATALOG as imhotep
+    """The action catalog of ``kind`` (``domain.registry``); ``KeyError`` for an unknown kind."""
+    from domain.registry import catalog_for as registered
 
-        return imhotep
-    if kind == "amun_re":
-        from domain.amun_re.action_catalog import CATALOG as amun_re
-
-        return amun_re
-    raise KeyError(kind)
+    return registered(kind)
 
 
 def catalogs() -> tuple[Catalog, ...]:
-    """The catalog of every game kind, in ``domain.registry.KINDS`` order."""
-    from domain.registry import KINDS
+    """The catalog of every registered game, in ``domain.registry.games()`` order."""
+    from domain.registry import games
 
-    return tuple(catalog_for(kind) for kind in KINDS)
+    return tuple(game.actions for game in games())
 
 
 def any_action_schemas() -> list[dict[str, Any]]:

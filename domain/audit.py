@@ -246,7 +246,11 @@ def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> N
         reason = clocks.problem(table.clock, entry.type, d, table.clock_due(rules), running)
         if reason is not None:
             raise Bad(entry.version, reason)
-    elif entry.type == tables.GAME_ABANDONED and d.get("reason") == clocks.TIME_REASON:
+    elif (  # the clock's abandonment (no player records one; a player's reason is theirs)
+        entry.type == tables.GAME_ABANDONED
+        and d.get("reason") == clocks.TIME_REASON
+        and entry.actor is None
+    ):
         clock = table.clock
         if (
             clock is None
@@ -254,6 +258,17 @@ def check_table_entry(table: tables.Table, entry: Entry, rules: Rules[Any]) -> N
             or d.get("timed_out") not in clock.timed_out
         ):
             raise Bad(entry.version, "a game abandoned for time whose seat's time had not run out")
+    elif (
+        entry.type == tables.GAME_ABANDONED
+        and d.get("reason") == tables.BOTS_ONLY_REASON
+        and entry.actor is None
+    ):
+        if table.status != tables.ACTIVE or table.human_seats():
+            raise Bad(entry.version, "a game ended for having only bots while a person played")
+        until = table.unattended_until()
+        at = d.get("at")
+        if until is not None and (type(at) is not int or at < until):
+            raise Bad(entry.version, "a game ended before its players' time to come back ran out")
     elif entry.type == tables.SEAT_TAKEN:
         if table.status != tables.OPEN or table.holders[d["seat"]] is not None:
             raise Bad(entry.version, "a seat was taken that was not free")

@@ -106,7 +106,7 @@ class Rules(Protocol[S]):
     """What the platform needs from a game. See the module docstring."""
 
     kind: str
-    """``imhotep`` or ``amun_re``."""
+    """The game's kind (``GameModule.kind``, ``domain.registry``): ``imhotep``, ``amun_re`` ..."""
     version: str
     """Rules version recorded in every event, e.g. ``imhotep-1``."""
     min_seats: int

@@ -9,7 +9,7 @@ the command is decided at::
 A shuffle is ``rng.shuffle(list)`` over the list in its documented starting order; the outcome is
 stored in the event, so replays never draw again. Anybody who learns the seed after the game (it is
 revealed at the end) can re-derive every shuffle. The same seed and the same actions give the same
-events (API.md "Games": a seed chosen by the creator makes a game reproducible).
+events (docs/API.md "Games": a seed chosen by the creator makes a game reproducible).
 
 The commitment published when the game is created (``Game.seedCommitment``) is salted with
 secret entropy the server draws at the table's creation (``SALT_BYTES`` bytes from a CSPRNG,

@@ -1,4 +1,4 @@
-"""The generic life of a game table, whatever the game (API.md "Games"; undo and forks).
+"""The generic life of a game table, whatever the game (docs/API.md "Games"; undo and forks).
 
 A table is created open, its seats are taken by players or bots, the game starts by itself when
 the last seat fills (the rules' setup entries follow), the rules' entries are folded into the
@@ -49,6 +49,12 @@ TABLE_EVENTS = frozenset(
         *clocks.EVENTS,
     }
 )
+
+#: the reason of a ``game_abandoned`` the server records (no ``actor``) when no person plays a
+#: running game any more: at once when no person holds any seat (bots alone), or, when every
+#: person's seat is taken over by a bot after its time ran out, once they have had a seat's
+#: full time to come back (``Table.unattended_until``) and none did
+BOTS_ONLY_REASON = "only bots left"
 
 #: why a table counts in no rating, profile or statistic (``Game.unrankedReason``)
 UNRANKED_IMPORTED = "an imported copy"
@@ -163,6 +169,21 @@ class Table:
         return [
             s for s, h in enumerate(self.holders) if h is not None and self.bot_level(s) is None
         ]
+
+    def person_seats(self) -> list[int]:
+        """The seats a person holds (played by them, or by a bot while taken over)."""
+        return [s for s, h in enumerate(self.holders) if h is not None and h.bot is None]
+
+    def unattended_until(self) -> int | None:
+        """When a running game whose persons' seats are all taken over (nobody plays it, no
+        bot plays it for nobody) ends unless one of them reclaims their seat: a seat's full
+        time (a move, or a bank) after the latest time its log recorded (the last take-over).
+        ``None``: a person plays it, no person holds a seat, or the table has no clock."""
+        if self.status != ACTIVE or self.clock is None:
+            return None
+        if self.human_seats() or not self.person_seats():
+            return None
+        return self.clock.now + clocks.full_time(self.clock.control)
 
     def clock_due(self, rules: Rules[Any]) -> list[int]:
         """The seats on the clock now: played by a person and bound to act (none unless the
@@ -296,6 +317,14 @@ def undo(table: Table, to_version: int, rules: Rules[Any], undone: list[int] | N
     table.game = state
     table.history = kept
     table.undo_request = None
+
+
+def abandoned_for_bots(at: int | None = None) -> Event:
+    """The end of a game no person plays any more (``BOTS_ONLY_REASON``; recorded by the
+    server, with no actor); ``at``: the time of an unattended game's end (``unattended_until``,
+    checked by ``verifyLog``), none for a game of bots alone, which ends at once."""
+    data: JSON = {"reason": BOTS_ONLY_REASON, "by": None}
+    return Event(GAME_ABANDONED, data | ({"at": at} if at is not None else {}))
 
 
 def finished(outcome: Outcome) -> Event:
