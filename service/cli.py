@@ -37,7 +37,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     projections.add_argument(
         "--name",
         action="append",
-        help="a read model (games, profiles, ratings, stats); repeat for several; default all",
+        help="a read model (games, profiles, ratings, stats, bots); repeat for several; "
+        "default all",
     )
     Settings.add_arguments(projections, PROJECTIONS)
     export = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
@@ -82,6 +83,11 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         print(
             f"Papyrus on http://{settings.host}:{settings.port}/graphql "
             f"({masked(settings.database_url)})"
+            + (
+                f"; metrics on http://{settings.metrics_host}:{settings.metrics_port}/metrics"
+                if settings.metrics_port
+                else ""
+            )
         )
         from service import heap
 
@@ -97,8 +103,9 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
 def server_options(settings: Settings) -> dict[str, Any]:
     """What ``papyrus serve`` hands uvicorn besides the app: where to listen, the log lines
     (``log_format``; uvicorn's access log is off, ``service.api.observability`` logs each
-    request), the proxies whose forwarded client address is believed, and how long a stop
-    waits for the requests still running."""
+    request) and how long a stop waits for the requests still running. uvicorn's own proxy
+    headers are off: the app reads the forwarded client address itself
+    (``service.api.forwarded``, from ``--forwarded-allow-ips``)."""
     from service.api.connections import http_protocol
     from service.api.logs import logging_config
 
@@ -108,12 +115,25 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level,
         "log_config": logging_config(settings.log_format, settings.log_level),
         "access_log": False,
-        "proxy_headers": bool(settings.forwarded_allow_ips),
-        "forwarded_allow_ips": list(settings.forwarded_allow_ips),
+        "proxy_headers": False,
         # uvicorn's HTTP protocol with a deadline on request headers (slowloris)
         "http": http_protocol(settings.header_timeout),
         # a request still running that long after SIGTERM is cancelled: the process stops
         "timeout_graceful_shutdown": settings.shutdown_timeout,
+        **websocket_options(settings),
+    }
+
+
+def websocket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's websocket protocol with a bounded send buffer, its keepalive, and the largest
+    message it reads (service/api/sockets.py)."""
+    from service.api.sockets import websocket_protocol
+
+    return {
+        "ws": websocket_protocol(settings.websocket_send_buffer, settings.websocket_send_timeout),
+        "ws_ping_interval": settings.websocket_ping_interval,
+        "ws_ping_timeout": settings.websocket_ping_timeout,
+        "ws_max_size": settings.max_body_bytes,
     }
 
 

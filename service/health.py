@@ -1,5 +1,5 @@
-"""The operator's routes: ``/healthz`` (alive), ``/readyz`` (the event store answers) and
-``/metrics``."""
+"""The orchestrator's routes on the public port: ``/healthz`` (alive), ``/readyz`` (the event
+store answers). The metrics are on the operator's port (``service.api.metrics_port``)."""
 
 from __future__ import annotations
 
@@ -52,12 +52,3 @@ def probe(database: Database) -> None:
         lite.execute("SELECT count(*) FROM sqlite_master")
     finally:
         lite.close()
-
-
-async def metrics(request: Request) -> Response:
-    """This process's metrics in the Prometheus text format (``service.api.metrics``)."""
-    runtime: Runtime = request.app.state.runtime
-    body, content_type = await asyncio.get_running_loop().run_in_executor(
-        runtime.executor, runtime.metrics.exposition, request.headers.get("accept", "")
-    )
-    return Response(body, headers={"content-type": content_type})

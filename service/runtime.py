@@ -9,11 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from domain import table as tables
+from service.api.contextpool import ContextPool
+from service.api.graphql.budget import BudgetLimits, SubscriptionBudget
 from service.api.graphql.context import Context
 from service.api.graphql.limits import Limits, lower_priority, share_the_interpreter
 from service.api.hub import Hub
 from service.api.metrics import Metrics, Watched
-from service.api.observability import ContextPool
 from service.app.application import Application
 from service.app.bots.driver import BotDriver
 from service.app.clocks import Scheduler
@@ -60,6 +61,7 @@ class Runtime:
             self.metrics,
             Limiter(counters, rates),
             game_cache=settings.game_cache,
+            bot_bounds=settings.bot_bounds,
             clock=(
                 OffsetFileClock(settings.clock_offset_file)  # tests only
                 if settings.clock_offset_file
@@ -69,8 +71,14 @@ class Runtime:
         # the expirations of timed tables, rebuilt from the log at start (``service.app.clocks``)
         self.scheduler = Scheduler(self.app.clocks, self.running_games)
         self.app.subscribe(self.scheduler.notify)
-        # the searching bots play off the request path, in their own commands (``bots.driver``)
-        self.bots = BotDriver(self.app.tables, self.running_games)
+        # every bot plays off the request path, in its own command, accounts served in turn
+        # and searches bounded in time, at a lower OS priority (``bots.driver``)
+        self.bots = BotDriver(
+            self.app.tables,
+            self.running_games,
+            think=settings.think_limits,
+            initializer=lower_priority,
+        )
         self.app.subscribe(self.bots.wake)
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
@@ -92,6 +100,17 @@ class Runtime:
                 initializer=lower_priority,
             ),
         )
+        # what subscriptions may cost (``service.api.graphql.budget``)
+        self.budget = SubscriptionBudget(
+            BudgetLimits(
+                per_connection=settings.subscription_budget_per_connection,
+                per_address=settings.subscription_budget_per_address,
+                per_anonymous_address=settings.subscription_budget_per_anonymous_address,
+                total=settings.subscription_budget_total,
+                window=float(settings.rate_window),
+                live=settings.max_subscriptions,
+            )
+        )
         self.metrics.watch(
             Watched(
                 subscriptions=self.hub.subscriptions,
@@ -111,7 +130,7 @@ class Runtime:
         self.app.heard_game(game_id, version)
         self.hub.notify(game_id, version)
         self.scheduler.notify(game_id, version)
-        self.bots.wake(game_id, version)
+        self.bots.heard(game_id, version)  # the saving process plays it; this one if not
         self.worker.wake()
         if kind in LOBBY_EVENTS:
             self.hub.lobby_changed(game_id, version)
@@ -147,6 +166,7 @@ class Runtime:
             authorization=authorization,
             request=request,
             limits=self.limits,
+            budget=self.budget,
         )
 
     def close(self) -> None:

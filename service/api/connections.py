@@ -5,7 +5,9 @@
 * ``TransportWSHandler`` / ``LegacyWSHandler``: operations running at once on one websocket
   (``max_subscriptions_per_connection``); one more is answered with an error whose
   ``extensions.code`` is ``RATE_LIMITED`` and whose message names the limit (strawberry's own
-  check says only "Subscription limit reached", without a code).
+  check says only "Subscription limit reached", without a code). A message of a shape its
+  protocol does not define closes the connection with 4400 and the reason (``frames``); a
+  client gone mid-answer is one info line (``service.api.disconnects``).
 * ``http_protocol(header_timeout)``: uvicorn's HTTP protocol with a deadline on the request
   headers (slowloris: uvicorn has a keep-alive timeout between requests, but none while the
   headers of a request trickle in, nor before the first byte). A connection whose headers are
@@ -23,10 +25,13 @@ from typing import Any
 
 from graphql import GraphQLError
 from starlette.types import Receive, Scope, Send
-from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
+
+from service.api.disconnects import QuietDisconnects
+from service.api.frames import INVALID_MESSAGE, legacy_ws_problem, transport_ws_problem
+from service.api.graphql.strawberry_private import (
     BaseGraphQLTransportWSHandler,
+    BaseGraphQLWSHandler,
 )
-from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 
 log = logging.getLogger("papyrus.http")
 
@@ -90,8 +95,15 @@ def too_many_operations(limit: int) -> GraphQLError:
     )
 
 
-class TransportWSHandler(BaseGraphQLTransportWSHandler[Any, Any]):
+class TransportWSHandler(QuietDisconnects, BaseGraphQLTransportWSHandler[Any, Any]):
     """``graphql-transport-ws``, with the per-connection limit answered by a coded error."""
+
+    async def handle_message(self, message: Any) -> None:
+        problem = transport_ws_problem(message)
+        if problem is not None:
+            await self.handle_invalid_message(problem)
+            return
+        await super().handle_message(message)
 
     async def handle_subscribe(self, message: Any) -> None:
         limit = self.max_subscriptions_per_connection
@@ -107,8 +119,15 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler[Any, Any]):
         await super().handle_subscribe(message)
 
 
-class LegacyWSHandler(BaseGraphQLWSHandler[Any, Any]):
+class LegacyWSHandler(QuietDisconnects, BaseGraphQLWSHandler[Any, Any]):
     """The older ``graphql-ws``, likewise."""
+
+    async def handle_message(self, message: Any) -> None:
+        problem = legacy_ws_problem(message)
+        if problem is not None:
+            await self.websocket.close(code=INVALID_MESSAGE, reason=problem)
+            return
+        await super().handle_message(message)
 
     async def handle_start(self, message: Any) -> None:
         limit = self.max_subscriptions_per_connection

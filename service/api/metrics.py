@@ -1,5 +1,6 @@
-"""Prometheus metrics of one server process, served at ``GET /metrics`` (the text exposition
-format; OpenMetrics when the scraper asks for it).
+"""Prometheus metrics of one server process, served at ``GET /metrics`` on the operator's port
+(``service.api.metrics_port``: ``--metrics-host``/``--metrics-port``, never the public port), in
+the text exposition format (OpenMetrics when the scraper asks for it).
 
 Every process has its own registry and serves only its own numbers: with several processes
 (replicas, or several per host) Prometheus scrapes each one and sums them
@@ -49,7 +50,6 @@ from prometheus_client import (
     disable_created_metrics,
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import choose_encoder
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -81,7 +81,8 @@ class Watched:
 
 class Metrics:
     """One process's metrics: the application's observer (``service.app.tables.Observer``), the
-    request log's ``finished``/``opened`` callbacks, and the ``/metrics`` exposition."""
+    request log's ``finished``/``opened`` callbacks, and the ``registry`` the operator's port
+    serves."""
 
     def __init__(self) -> None:
         disable_created_metrics()  # no ``*_created`` series beside each counter and histogram
@@ -188,12 +189,6 @@ class Metrics:
                 sample = None
             self._sample = (time.monotonic(), sample)
             return sample
-
-    def exposition(self, accept: str = "") -> tuple[bytes, str]:
-        """The metrics as the scraper asked (``Accept``), with their content type. Reads the
-        database for the read models' positions: call it off the event loop."""
-        encode, content_type = choose_encoder(accept)
-        return encode(self.registry), content_type
 
 
 def operation_label(record: Record) -> str:

@@ -8,16 +8,17 @@ every websocket, logged when it closes) it
 * keeps a ``Record`` of the request in a context variable (``current()``), which the
   transports fill in: GraphQL its operation, root fields and game id, REST its operationId and
   game id (read from the route), the application the game kind and the acting seat (through
-  the metrics' observer, on worker threads that see the request's context: ``ContextPool``),
-  and error answers their code and the request id they carry (GraphQL ``extensions.requestId``,
-  REST problem ``requestId``);
+  the metrics' observer, on worker threads that see the request's context:
+  ``service.api.contextpool``), and error answers their code and the request id they carry
+  (GraphQL ``extensions.requestId``, REST problem ``requestId``);
 * logs one line on ``papyrus.request`` when the answer is sent, and hands the record to
   the metrics.
 
-``client_address(scope)`` is the one place the client's address is read from: uvicorn has
-already replaced the proxy's address by the ``X-Forwarded-For`` client when the proxy is one of
-``--forwarded-allow-ips``. No header value, token or password is logged (``redact`` masks
-bearer tokens and URL passwords in any line, as a last guard).
+``client_address(scope)`` is the one place the client's address is read from:
+``service.api.forwarded`` has already replaced a trusted proxy's address by the client it
+forwards (``X-Forwarded-For`` read from the right, ``--forwarded-allow-ips``). No header
+value, token or password is logged (``redact`` masks bearer tokens and URL passwords in any
+line, as a last guard).
 """
 
 from __future__ import annotations
@@ -29,9 +30,8 @@ import random
 import re
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -286,18 +286,3 @@ def log_request(record: Record) -> None:
         operation,
         extra={"fields": record.fields_for_log()},
     )
-
-
-# -- work on threads, in the request's context -------------------------------------------------
-
-T = TypeVar("T")
-
-
-class ContextPool(ThreadPoolExecutor):
-    """A thread pool whose work runs in the context of the code that submitted it, so that the
-    application's reports on a worker thread reach the request they belong to
-    (``loop.run_in_executor`` alone does not carry context variables over)."""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        context = contextvars.copy_context()
-        return super().submit(context.run, fn, *args, **kwargs)

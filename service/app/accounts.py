@@ -1,5 +1,5 @@
 """Players: registration, bearer tokens (sign-in, rotation, logout) and account deletion
-(API.md "Players"; README "Accounts").
+(docs/API.md "Players"; docs/accounts.md).
 
 A token is shown once and stored only as its hash; a ``Credential`` keyed by a UUID derived from
 that hash points at the player, so a token is resolved with one read. A player has one live
@@ -15,18 +15,15 @@ feed tells (LISTEN/NOTIFY on PostgreSQL, within milliseconds; SQLite polls every
 any case within ``TOKEN_RECHECK_SECONDS``; a failure of the feed ends every trust at once. The
 player behind a credential is remembered per process.
 
-Names are checked before they are stored (``check_name``): trimmed, at most
-``MAX_NAME_LENGTH`` characters, no control or invisible formatting characters (bidirectional
-overrides included), and none that passes for the server, a bot or a deleted player.
+Names are checked before they are stored (``check_name``, ``service.app.names``); the shape
+of a token and of the header that carries it are in ``service.app.tokens``.
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import time
-import unicodedata
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
@@ -37,69 +34,21 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.redaction import DELETED_PLAYER
 from service.app.caller import SPECTATOR, Caller, require_player
-from service.app.errors import BadInput, Forbidden, RateLimited, Unauthenticated
+from service.app.errors import Forbidden, Unauthenticated
 from service.app.limits import Limiter
+from service.app.names import check_name
 from service.app.redaction import Redaction
+from service.app.tokens import BEARER, TOKEN, TOKEN_BYTES
 from service.store import Credential, Player, credential_id, token_hash
 from service.store.database import Store
 
-MAX_NAME_LENGTH = 40
 #: signed-in players remembered per process (token hash -> caller)
 TOKEN_CACHE = 10_000
 #: seconds a live credential is trusted without reading it again, while the feed is followed
 #: (the feed ends the trust at once on a revocation; this bounds a feed that stalls unnoticed)
 TOKEN_RECHECK_SECONDS = 5.0
-#: an ``Authorization`` header value that names a bearer token
-BEARER = re.compile(r"\s*Bearer\s+(\S+)\s*", flags=re.IGNORECASE)
-#: Unicode categories no name may contain: controls, formatting (bidirectional overrides,
-#: zero-width characters...), surrogates, private use, unassigned, line and paragraph breaks
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-#: names that would pass for the server or its staff (compared case- and width-insensitively)
-RESERVED_NAMES = frozenset(
-    {
-        "system",
-        "papyrus",
-        "admin",
-        "administrator",
-        "moderator",
-        "server",
-        "bot",
-        "spectator",
-        DELETED_PLAYER.casefold(),
-    }
-)
-#: bots are named ``Bot (<strategy>)`` (``service.app.seating``)
-BOT_NAME = re.compile(r"bot\s*\(")
-
 #: the open games a player is seated at (ids), from the read models
 Seated = Callable[[str], list[str]]
-
-
-def check_name(name: str) -> str:
-    """The name as it is stored (trimmed, inner spaces collapsed, NFC), or ``BAD_INPUT``."""
-    for position, character in enumerate(name, start=1):
-        if unicodedata.category(character) in REFUSED_CATEGORIES:
-            described = unicodedata.name(character, "a control character")
-            raise BadInput(
-                "A player name must not contain control or invisible formatting characters: "
-                f"found U+{ord(character):04X} ({described}) at position {position}."
-            )
-    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
-    if not cleaned:
-        raise BadInput("A player name must not be empty (spaces alone do not count).")
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise BadInput(
-            f"A player name has at most {MAX_NAME_LENGTH} characters; this one has {len(cleaned)}."
-        )
-    folded = unicodedata.normalize("NFKC", cleaned).casefold()
-    if BOT_NAME.match(folded):
-        raise BadInput("Names starting with 'Bot (' are reserved for the server's bots.")
-    if " ".join(folded.split()) in RESERVED_NAMES:
-        raise BadInput(
-            f"The name {cleaned!r} is reserved: a player may not pass for the server or for "
-            "a deleted player."
-        )
-    return cleaned
 
 
 class Accounts:
@@ -153,7 +102,7 @@ class Accounts:
 
     def register_player(self, name: str) -> tuple[Caller, str]:
         name = check_name(name)
-        token = secrets.token_urlsafe(32)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
         hashed = token_hash(token)
         player = Player(name=name, token_hash=hashed)
         credential = Credential(token_hash=hashed, player_id=str(player.id))
@@ -162,10 +111,13 @@ class Accounts:
 
     def authenticate(self, authorization: str | None, address: str | None = None) -> Caller:
         """The caller named by an ``Authorization: Bearer <token>`` value (spectator if none).
-        ``address``: the client's, which failed authentications are counted against."""
+        ``address``: the client's, which failed authentications are counted against: past
+        the limit a bad token is answered ``RATE_LIMITED`` instead of ``UNAUTHENTICATED``,
+        while a valid token from that address is still accepted (bad tokens throttle bad
+        tokens, never the address's players, nor a victim whose address an attacker shares
+        or names)."""
         if authorization is None or not authorization.strip():
             return SPECTATOR
-        self.limiter.refuse_locked_out(address)
         try:
             return self._resolve(authorization)
         except Unauthenticated:
@@ -176,13 +128,9 @@ class Accounts:
         """``authenticate`` when this process can tell without the store: no token (a
         spectator), or a token it trusts that was checked within ``TOKEN_RECHECK_SECONDS``
         (as ``authenticate`` would answer from memory). ``None``: ask ``authenticate``, on a
-        worker (a token to read, a bad one, an address locked out)."""
+        worker (a token to read, a bad one)."""
         if authorization is None or not authorization.strip():
             return SPECTATOR
-        try:
-            self.limiter.refuse_locked_out(address)
-        except RateLimited:
-            return None
         match = BEARER.fullmatch(authorization)
         if match is None:
             return None
@@ -205,6 +153,8 @@ class Accounts:
         match = BEARER.fullmatch(authorization)
         if match is None:
             raise Unauthenticated("The Authorization header must be 'Bearer <token>'.")
+        if TOKEN.fullmatch(match.group(1)) is None:  # not one we issue: no read needed
+            raise Unauthenticated("This token is not valid; register to get one.")
         hashed = token_hash(match.group(1))
         ident = credential_id(hashed)
         with self._tokens_lock:
@@ -263,7 +213,7 @@ class Accounts:
     def rotate_token(self, caller: Caller) -> tuple[Caller, str]:
         """A new token for the caller; the one they sent stops working at once."""
         player, credential = self._session(caller)
-        token = secrets.token_urlsafe(32)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
         hashed = token_hash(token)
         fresh = Credential(token_hash=hashed, player_id=str(player.id))
         credential.revoke("rotated")

@@ -25,6 +25,7 @@ from typing import Any, cast
 from service.app.accounts import Accounts
 from service.app.archive import Archive
 from service.app.audit import Audit
+from service.app.bots.bounds import BotBounds, SeatedBots
 from service.app.breaker import Breaker
 from service.app.cache import GAME_CACHE
 from service.app.clocks import Clocks
@@ -52,11 +53,14 @@ class Application:
         limiter: Limiter | None = None,
         game_cache: int = GAME_CACHE,
         clock: Clock | None = None,
+        bot_bounds: BotBounds | None = None,
     ) -> None:
         """``observer``: told of store and ``act`` timings (the server's metrics);
         ``limiter``: the rate limits (none by default); ``game_cache``: games kept in memory
         (``service.app.cache``); ``clock``: the time timed tables' clocks read (the system's
-        by default; tests hand in a ``FakeClock``)."""
+        by default; tests hand in a ``FakeClock``); ``bot_bounds``: how many tables with bots
+        and searching bots one account may have (``service.app.bots.bounds``; none by
+        default)."""
         self.store = store
         self.limiter = limiter or Limiter()
         self.redaction = Redaction(store)
@@ -64,13 +68,16 @@ class Application:
         self.tables = Tables(store, observer, self.redaction, game_cache)
         self.tables.clock = clock or SystemClock()
         self.clocks = Clocks(self.tables)
-        self.seating = Seating(self.tables)
+        self.seating = Seating(self.tables, SeatedBots(bot_bounds, self._bot_seats))
         self.play = Play(self.tables)
         self.undo = Undo(self.tables)
         self.audit = Audit(self.tables)
         self.archive = Archive(self.tables, self.audit)
         self.forks = Forks(self.tables, self.seating)
         self.breaker = Breaker()
+        # a process that finds the store failing no longer answers from what it holds: its
+        # feed may not have noticed yet, and another process may still be writing
+        self.breaker.on_trip(self.tables.missed)
         self._readmodels = readmodels
 
     @property
@@ -93,6 +100,16 @@ class Application:
             for status in ("OPEN", "ACTIVE")
             for row in models.summaries(player_id=player_id, status=status, limit=20)
         ]
+
+    def _bot_seats(self, account: str) -> list[tuple[str, str]]:
+        """(game id, level) of the bots ``account`` seated at tables not over (read models
+        brought up to the store first, so that a bot seated a moment ago counts)."""
+        models = self._readmodels
+        if models is None:
+            return []
+        if not models.wait_for(models.store_position(), timeout=5.0):
+            raise Unavailable("The read models are behind the store; try again in a moment.")
+        return models.bot_seats(account)
 
     # -- the store's feed (``service.store.feed``), which a server follows ----------------------
 

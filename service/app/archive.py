@@ -12,7 +12,7 @@ from typing import Any
 from domain import redaction
 from domain import table as tables
 from domain.log import Entry
-from domain.registry import KINDS, rules_for
+from domain.registry import kinds, rules_for
 from service.app.audit import Audit
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, GameNotActive
@@ -167,7 +167,7 @@ def parse_document(document: Any) -> list[Entry]:
         raise BadInput("An exported game is a JSON object.")
     if document.get("format") != EXPORT_FORMAT or document.get("formatVersion") != EXPORT_VERSION:
         raise BadInput(f'This is not a "{EXPORT_FORMAT}" document of version {EXPORT_VERSION}.')
-    if document.get("kind") not in KINDS:
+    if document.get("kind") not in kinds():
         raise BadInput(f"Unknown game kind {document.get('kind')!r}.")
     events = document.get("events")
     if not isinstance(events, list) or not events:

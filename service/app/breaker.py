@@ -39,6 +39,11 @@ class Breaker:
         self._lock = threading.Lock()
         self.trips = 0
         """How many times the store was found failing (for tests and operators)."""
+        self._on_trip: list[Callable[[], None]] = []
+
+    def on_trip(self, listener: Callable[[], None]) -> None:
+        """``listener()`` is called each time the store is found failing (quick, no I/O)."""
+        self._on_trip.append(listener)
 
     def trip(self) -> None:
         with self._lock:
@@ -46,6 +51,8 @@ class Breaker:
             self._trial_since = None
             self._down_until = time.monotonic() + self.cool_down
             self.trips += 1
+        for listener in self._on_trip:
+            listener()
 
     def is_open(self) -> bool:
         """Calls are being refused at once right now: the store failed less than ``cool_down``

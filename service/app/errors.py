@@ -1,4 +1,4 @@
-"""Errors with the stable public codes of API.md ("Errors")."""
+"""Errors with the stable public codes of docs/API.md ("Errors")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Rate limits (API.md "Errors": ``RATE_LIMITED``): mutations per player and per client address,
-registrations per address, failed authentications per address.
+"""Rate limits (docs/API.md "Errors": ``RATE_LIMITED``): mutations per player and per client
+address, registrations per address, failed authentications per address.
 
 Every limit counts hits in fixed windows of ``window_seconds`` (aligned on Unix time), in the
 database (``service.store.limits``), so that every server process over one database counts
@@ -13,9 +13,12 @@ whose ``retry_after`` is the number of seconds until the window ends.
   has one at a time, so rotating it does not start a new count) and against its client
   address. Registrations count against the address a second time, on their own limit.
 * A failed authentication (a token that is unknown, revoked or malformed) counts against the
-  address. Past the limit, the failure is answered ``RATE_LIMITED``, and this process refuses
-  every token from that address until the window ends without looking it up; another process
-  refuses it from its next failure on (the count is shared).
+  address. Past the limit, the failure is answered ``RATE_LIMITED``, and so is every later bad
+  token from that address until the window ends (this process answers those without another
+  statement; another process from its next failure on: the count is shared). A valid token is
+  never refused for its address: bad tokens throttle bad tokens, not the players behind the
+  same address (an office, a mobile carrier's NAT), nor a victim whose address an attacker
+  names.
 
 A limit of 0 turns that limit off; ``RateLimits()`` turns them all off (the server's settings
 give the defaults: ``service.settings``).
@@ -130,10 +133,12 @@ class Limiter:
         ]
         self._count([c for c in checks if c is not None and c.hits and c.limit])
 
-    def refuse_locked_out(self, address: str | None) -> None:
-        """``RateLimited`` if this process saw ``address`` fail to authenticate too often in
-        the current window (no statement: remembered here)."""
-        if address is None or self.counters is None:
+    def failed_authentication(self, address: str | None) -> None:
+        """One failed authentication from ``address``: ``RateLimited`` once the address is past
+        its limit (then remembered here until the window ends, and not counted again), else
+        counted (one statement) and refused if that is one too many."""
+        limit = self.limits.failed_authentications_per_address
+        if address is None or not limit or self.counters is None:
             return
         with self._lock:
             until = self._locked_out.get(address)
@@ -141,15 +146,7 @@ class Limiter:
                 del self._locked_out[address]
                 until = None
         if until is not None:
-            limit = self.limits.failed_authentications_per_address
             raise self._refusal(FAILED_SIGN_INS, limit, until - self.clock())
-
-    def failed_authentication(self, address: str | None) -> None:
-        """Count one failed authentication; ``RateLimited`` (and the address locked out here
-        until the window ends) if that is one too many."""
-        limit = self.limits.failed_authentications_per_address
-        if address is None or not limit:
-            return
         try:
             self._count([Check(f"failed-sign-ins:address:{address}", 1, limit, FAILED_SIGN_INS)])
         except RateLimited as refused:

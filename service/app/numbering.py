@@ -176,6 +176,20 @@ def timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline:
     return log if forked_at is None else replace(log, forked_at=forked_at)
 
 
+def at_least(tables_: Tables, game: GameTable, caller: Caller, number: int | None) -> GameTable:
+    """``game``, or the store's newer game when the caller's log of ``game`` ends before its
+    entry ``number`` (``minVersion``: a version the caller saw, perhaps its own write through
+    another process, which this one may not have heard of yet). A number past the store's
+    last entry is answered with the game as it is. On a worker (it may read the store)."""
+    if number is None:
+        return game
+    if number < 0:
+        raise BadInput("minVersion must not be negative.")
+    if timeline(tables_, game, caller).version >= number:
+        return game
+    return tables_.current(str(game.id))
+
+
 def known_timeline(tables_: Tables, game: GameTable, caller: Caller) -> Timeline | None:
     """``timeline`` when it needs no read of the store (``None`` when it does): remembered, or
     a log that hides nothing from the caller, of a game that is no fork."""

@@ -1,4 +1,4 @@
-"""Playing: one player action for the caller's seat (API.md ``act``).
+"""Playing: one player action for the caller's seat (docs/API.md ``act``).
 
 The action is decided by the pure engine (``domain.engine.play``) on a private copy of the game,
 with the randomness drawn from the table's seed at this version, and recorded with the command
@@ -156,7 +156,7 @@ class Play:
         """Not a real conflict: since the caller's entry ``number`` only *other* seats acted in
         a simultaneous step in which ``seat`` already had to act, and nothing was drawn or
         revealed, so the caller decided on what is still true (Amun-Re's secret offering,
-        API.md ``act``). Entries the caller does not see (other seats' private steps, and their
+        docs/API.md ``act``). Entries the caller does not see (other seats' private steps, and their
         undos) never make a conflict: they change nothing it sees."""
         table = game.table
         if not 0 < number < log.version:

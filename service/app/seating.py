@@ -22,8 +22,9 @@ from domain.contract import JSON, Event, Rules, RulesError
 from domain.engine import deal_fork, run_automatic
 from domain.randomness import SALT_BYTES, rng_for
 from domain.redaction import UNSEALED, unsealed
-from domain.registry import KINDS, rules_for
+from domain.registry import kinds, rules_for
 from service.app.bots import check_strategy
+from service.app.bots.bounds import SeatedBots
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, TableFull
 from service.app.tables import Tables, finish_if_over
@@ -36,8 +37,11 @@ MAX_REASON_LENGTH = 200
 class Seating:
     """Commands that open, fill, start and close tables."""
 
-    def __init__(self, tables_: Tables) -> None:
+    def __init__(self, tables_: Tables, bots: SeatedBots | None = None) -> None:
+        """``bots``: the per-account bounds on bots checked before one is seated (none by
+        default)."""
         self.tables = tables_
+        self.bots = bots or SeatedBots()
 
     def create_game(
         self,
@@ -48,8 +52,8 @@ class Seating:
         seed: str | None,
     ) -> GameTable:
         require_player(caller)
-        if kind not in KINDS:
-            raise BadInput(f"Unknown game kind {kind!r}; choose one of {', '.join(KINDS)}.")
+        if kind not in kinds():
+            raise BadInput(f"Unknown game kind {kind!r}; choose one of {', '.join(kinds())}.")
         rules = rules_for(kind)
         if not rules.min_seats <= seats <= rules.max_seats:
             raise BadInput(
@@ -87,15 +91,27 @@ class Seating:
     def add_bot(
         self, caller: Caller, game_id: str, seat: int | None, strategy: str | None
     ) -> GameTable:
+        """A bot of level ``strategy`` takes a seat, counted against the caller's bounds
+        (``bots.bounds``); never the last free seat of a table no person holds a seat at."""
         require_player(caller)
+        assert caller.player_id is not None
         strategy = check_strategy(strategy)
         table = self.tables.get(game_id).table
-        if caller.player_id != table.created_by and not table.seats_of(caller.player_id or ""):
+        if caller.player_id != table.created_by and not table.seats_of(caller.player_id):
             raise Forbidden("Only the creator of a table or a seated player may add a bot.")
-        return self._take_seat(game_id, seat, None, f"Bot ({strategy})", strategy)
+        with self.bots.seating(caller.player_id, game_id, strategy):
+            return self._take_seat(
+                game_id, seat, None, f"Bot ({strategy})", strategy, caller.player_id
+            )
 
     def _take_seat(
-        self, game_id: str, seat: int | None, player_id: str | None, name: str, bot: str | None
+        self,
+        game_id: str,
+        seat: int | None,
+        player_id: str | None,
+        name: str,
+        bot: str | None,
+        seated_by: str | None = None,
     ) -> GameTable:
         def decide(game: GameTable) -> None:
             table = game.table
@@ -114,15 +130,34 @@ class Seating:
                 raise Conflict(f"Seat {seat} is already taken.")
             else:
                 chosen = seat
-            self.seat(game, chosen, player_id, name, bot)
+            if (
+                bot is not None
+                and free == [chosen]
+                and not any(holder is not None and holder.bot is None for holder in table.holders)
+            ):
+                raise Forbidden(
+                    "A table needs at least one player: the last free seat of a table where "
+                    "only bots sit cannot go to a bot too (a game of bots alone would play by "
+                    "itself, with nobody to play against it or abandon it). Take the seat "
+                    "yourself (joinGame), or leave it for another player."
+                )
+            self.seat(game, chosen, player_id, name, bot, seated_by)
 
         game, _ = self.tables.command(game_id, decide)
         return game
 
     def seat(
-        self, game: GameTable, seat: int, player_id: str | None, name: str, bot: str | None
+        self,
+        game: GameTable,
+        seat: int,
+        player_id: str | None,
+        name: str,
+        bot: str | None,
+        seated_by: str | None = None,
     ) -> None:
-        """Record a seat taken; the game starts by itself when the last seat fills."""
+        """Record a seat taken (a bot's entry names who seated it, ``seated_by``, as its
+        actor: the bounds count it against them); the game starts by itself when the last seat
+        fills."""
         game.record(
             Event(
                 tables.SEAT_TAKEN,
@@ -132,7 +167,7 @@ class Seating:
                 | ({UNSEALED: unsealed(tables.SEAT_TAKEN)} if player_id is not None else {}),
                 seat,
             ),
-            actor=player_id,
+            actor=player_id if player_id is not None else seated_by,
         )
         if not game.table.free_seats():
             self._start(game)

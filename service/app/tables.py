@@ -7,6 +7,11 @@ transaction. A concurrent writer makes the save fail on the version key; the com
 decided again on the fresh game (or answered with ``CONFLICT`` when the client named the version
 it expected). Idempotency keys are recorded in the entries themselves, so a retried command
 finds its original result in the game it already changed.
+
+What a command records besides its own decision (the steps of an action, the end of the game,
+the clock's entries) and the replay of a table from its entries are in
+``service.app.recording``; ``record_steps``, ``finish_if_over`` and ``replay_table`` are still
+importable from here.
 """
 
 from __future__ import annotations
@@ -14,24 +19,24 @@ from __future__ import annotations
 import copy
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from eventsourcing.application import AggregateNotFoundError, project_aggregate
 from eventsourcing.persistence import IntegrityError
 
-from domain import clock as clocks
-from domain import table as tables
-from domain.contract import JSON, Rules
-from domain.engine import Step
 from domain.log import Entry
-from domain.registry import rules_for
 from service.app.cache import GAME_CACHE, TIMELINES, GameCache, Memo
 from service.app.errors import BadInput, Conflict, NotFound
 from service.app.now import Clock, SystemClock
-from service.store import GameTable, entry_of
+from service.app.recording import finish_if_over as finish_if_over
+from service.app.recording import record_steps as record_steps
+from service.app.recording import replay_table as replay_table
+from service.app.recording import settle_clock
+from service.store import GameTable
 from service.store.database import Store
+from service.store.entries import entry_of
 
 if TYPE_CHECKING:
     from service.app.redaction import Redaction
@@ -123,6 +128,16 @@ class Tables:
         if not isinstance(game, GameTable):
             raise missing(game_id)
         return self._shown(game)
+
+    def current(self, game_id: str) -> GameTable:
+        """``get``, asking the store for anything newer even where this process believes its
+        game current: a caller's own write through another process (its ``minVersion``) is
+        read before the store's feed brings the news here."""
+        try:
+            self.cache.doubt(uuid.UUID(str(game_id)))
+        except ValueError:
+            raise missing(game_id) from None
+        return self.get(game_id)
 
     def peek(self, game_id: str) -> GameTable | None:
         """The current game when this process knows it is current and shows it unchanged (no
@@ -270,52 +285,3 @@ class Tables:
 
 def missing(game_id: str) -> NotFound:
     return NotFound(f"There is no game with id {game_id!r}.")
-
-
-def record_steps(
-    game: GameTable,
-    steps: Sequence[Step],
-    seat: int,
-    action: JSON,
-    actor: str | None,
-    command: str,
-) -> None:
-    """Record one decided action: the action itself is kept on its first entry (for audits)."""
-    for number, step in enumerate(steps):
-        game.record(
-            step.event,
-            automatic=step.automatic,
-            by_seat=seat,
-            command=command,
-            action=action if number == 0 else None,
-            actor=actor,
-        )
-
-
-def finish_if_over(game: GameTable, rules: Rules[Any]) -> None:
-    """Record the end of the game once the rules give its outcome."""
-    table = game.table
-    if table.status == tables.ACTIVE and table.game is not None:
-        outcome = rules.outcome(table.game)
-        if outcome is not None:
-            game.record(tables.finished(outcome))
-
-
-def replay_table(entries: Sequence[Entry]) -> tables.Table:
-    """The table rebuilt from its stored entries alone (for checks and audits)."""
-    table = tables.start(entries[0])
-    rules = rules_for(table.kind)
-    for entry in entries[1:]:
-        table = tables.evolve(table, entry, rules)
-    return table
-
-
-def settle_clock(game: GameTable, now: int) -> None:
-    """Record the clock entries that make a timed table's clock agree with who must act now
-    (``domain.clock.settle``): the turns that ended are charged, the ones that began start."""
-    table = game.table
-    if table.clock is None or table.status == tables.OPEN:
-        return
-    due = table.clock_due(rules_for(table.kind))
-    for event in clocks.settle(table.clock, due, now):
-        game.record(event)

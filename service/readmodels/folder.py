@@ -12,8 +12,8 @@ from domain import table as tables
 from domain import visibility
 from domain.log import Entry
 from domain.registry import rules_for
-from service.store import entry_of, imported_by
 from service.store.database import Store
+from service.store.entries import entry_of, imported_by
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,11 @@ class Step:
     """A timed table's seats whose time ran out (``domain.clock``): they lost."""
     thinking: list[dict[str, int]] | None = None
     """A timed table's thinking time per seat: ``ms`` over ``turns`` timed turns."""
+    created_by: str | None = None
+    """The player who created the table."""
+    public: int = 0
+    """The public position of the entry: how many game entries everybody sees up to it
+    (``service.readmodels.models``); counted by the read models, not by the folder."""
 
 
 class Folder:
@@ -103,6 +108,7 @@ class Folder:
             ]
             if table.clock is not None
             else None,
+            table.created_by,
         )
 
     def _is_imported(self, game_id: str) -> bool:

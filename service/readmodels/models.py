@@ -6,29 +6,39 @@ position: each event is applied exactly once, and a process that dies resumes wh
 committed batch ended. The transaction first takes the projection's write lock (the tracking
 row ``FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so several server processes
 may run the same projections over one database without applying anything twice.
+
+Positions are notification ids, and the log holds every seat's private steps (Amun-Re's
+Offering): a number shown to callers that moved with each of them would let anybody count
+another seat's secret steps (``domain.visibility``). So what callers are shown, and what they
+send back (``minPosition``), are *public positions*: the number of game entries everybody sees
+at a notification id. Each tracking row keeps both, and the games' order in the listings (their
+cursors) is by public position too.
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
-from projections import games as summaries
 from service.readmodels.folder import Folder, Step
 from service.readmodels.projections import PROJECTIONS
-from service.store import entry_of, imported_by
+from service.readmodels.queries import Queries
 from service.store.database import Database, Store, schema_lock
+from service.store.entries import entry_of, imported_by
 from service.store.sql import Cursor, Sql
 
 TOPICS = ("service.store:GameTable.Opened", "service.store:GameTable.Recorded")
+#: a read model's tracking: its notification id and its public position (module docstring)
+Mark = tuple[int, int]
 #: events applied per transaction, by default (``papyrus serve --projection-batch``)
 BATCH = 200
 
 
-class ReadModels:
+class ReadModels(Queries):
     def __init__(
         self, store: Store, database: Database, *, active: bool = True, batch: int = BATCH
     ) -> None:
@@ -48,11 +58,19 @@ class ReadModels:
             cur.without_timeout()
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS papyrus_tracking (projection TEXT PRIMARY KEY,"
-                " position BIGINT NOT NULL)"
+                " position BIGINT NOT NULL, public BIGINT NOT NULL DEFAULT 0)"
             )
+            if "public" not in cur.columns("papyrus_tracking"):  # read models of before #20
+                cur.execute(
+                    "ALTER TABLE papyrus_tracking ADD COLUMN public BIGINT NOT NULL DEFAULT 0"
+                )
+                for projection in self.projections.values():  # ordered by id: made again
+                    for table in projection.tables:
+                        cur.execute(f"DROP TABLE IF EXISTS {table}")
+                cur.execute("UPDATE papyrus_tracking SET position = 0")
             for projection in self.projections.values():
                 for statement in projection.ddl:
-                    cur.execute(statement)
+                    cur.create(statement)
                 cur.execute(
                     "INSERT INTO papyrus_tracking (projection, position) VALUES (?, 0)"
                     " ON CONFLICT (projection) DO NOTHING",
@@ -65,12 +83,48 @@ class ReadModels:
     # -- positions ------------------------------------------------------------------------------
 
     def positions(self) -> dict[str, int]:
+        """Each read model's notification id (the operator's figures; callers are shown
+        ``public_positions``)."""
         with self.sql.read() as cur:
             rows = cur.execute("SELECT projection, position FROM papyrus_tracking").all()
         return {name: int(position) for name, position in rows if name in self.projections}
 
     def store_position(self) -> int:
         return int(self.store.recorder.max_notification_id() or 0)
+
+    def public_positions(self) -> tuple[int, dict[str, int]]:
+        """What callers are shown: the public position of the store's head and of each read
+        model (module docstring). An active process applies what the store has first."""
+        self.fresh()
+        head = self.store_position()
+        with self.sql.read() as cur:
+            rows = cur.execute("SELECT projection, position, public FROM papyrus_tracking").all()
+        marks = {name: (int(p), int(n)) for name, p, n in rows if name in self.projections}
+        furthest, public = max(marks.values(), default=(0, 0))
+        if furthest < head:  # entries no read model applied yet: counted here, not applied
+            public += self._public_between(furthest, head)
+        return public, {name: n for name, (_, n) in marks.items()}
+
+    def _public_between(self, after: int, until: int) -> int:
+        folder, counted = Folder(self.store), 0
+        while after < until:
+            notes = self.store.recorder.select_notifications(after + 1, self.batch, stop=until)
+            if not notes:
+                break
+            counted += sum(step.visible for step in self._steps(list(notes), folder))
+            after = notes[-1].id
+        return counted
+
+    def wait_for_public(self, position: int, timeout: float = 5.0) -> bool:
+        """Block until every read model has applied the store up to the public ``position``
+        (``minPosition``: read your own writes)."""
+        return self._wait(lambda: min(self._public_marks().values()), position, timeout)
+
+    def _public_marks(self) -> dict[str, int]:
+        """Each read model's public position (the last public entry it has applied)."""
+        with self.sql.read() as cur:
+            rows = cur.execute("SELECT projection, public FROM papyrus_tracking").all()
+        return {str(name): int(n) for name, n in rows if name in self.projections}
 
     def is_current(self) -> bool:
         head = self.store_position()
@@ -104,46 +158,57 @@ class ReadModels:
         """
         if self.sql.postgres:
             with self.sql.tx() as cur:
-                positions = self._positions(cur, chosen, " FOR UPDATE SKIP LOCKED")
-                notes = self._notes(positions)
+                marks = self._positions(cur, chosen, " FOR UPDATE SKIP LOCKED")
+                notes = self._notes(marks)
                 if not notes:
                     return 0
-                self._apply(cur, positions, self._steps(notes), notes[-1].id)
+                self._apply(cur, marks, self._counted(notes, marks), notes[-1].id)
                 return len(notes)
         with self.sql.read() as cur:
-            positions = self._positions(cur, chosen, "")
-        notes = self._notes(positions)
+            marks = self._positions(cur, chosen, "")
+        notes = self._notes(marks)
         if not notes:
             return 0
-        steps = self._steps(notes)
+        steps = self._counted(notes, marks)
         with self.sql.tx() as cur:
-            if self._positions(cur, chosen, "") != positions:  # another process moved on
+            if self._positions(cur, chosen, "") != marks:  # another process moved on
                 self._folder = Folder(self.store)
                 return len(notes)
-            self._apply(cur, positions, steps, notes[-1].id)
+            self._apply(cur, marks, steps, notes[-1].id)
         return len(notes)
 
-    def _positions(self, cur: Cursor, chosen: tuple[str, ...], lock: str) -> dict[str, int]:
+    def _positions(self, cur: Cursor, chosen: tuple[str, ...], lock: str) -> dict[str, Mark]:
+        """Each chosen read model's position and public position."""
         marks = ", ".join("?" for _ in chosen)
         rows = cur.execute(
-            f"SELECT projection, position FROM papyrus_tracking WHERE projection IN ({marks})"
-            f" ORDER BY projection{lock}",
+            "SELECT projection, position, public FROM papyrus_tracking"
+            f" WHERE projection IN ({marks}) ORDER BY projection{lock}",
             chosen,
         ).all()
-        return {name: int(position) for name, position in rows}
+        return {name: (int(position), int(public)) for name, position, public in rows}
 
-    def _notes(self, positions: dict[str, int]) -> list[Any]:
+    def _notes(self, marks: dict[str, Mark]) -> list[Any]:
         """Every notification after the lowest position (players' too: a position must be able
         to reach the head of the log, so that "current" means current)."""
-        if not positions:
+        if not marks:
             return []
-        after = min(positions.values())
+        after = min(position for position, _ in marks.values())
         return list(self.store.recorder.select_notifications(after + 1, self.batch))
 
-    def _steps(self, notes: list[Any]) -> list[Step]:
+    def _counted(self, notes: list[Any], marks: dict[str, Mark]) -> list[Step]:
+        """The steps of ``notes``, each with its public position, counted on from the public
+        position of the read model furthest behind (where ``notes`` begin)."""
+        public = min(marks.values())[1]
+        counted = []
+        for step in self._steps(notes, self._folder):
+            public += step.visible
+            counted.append(dataclasses.replace(step, public=public))
+        return counted
+
+    def _steps(self, notes: list[Any], folder: Folder) -> list[Step]:
         try:
             return [
-                self._folder.step(
+                folder.step(
                     str(uuid.UUID(str(note.originator_id))),
                     entry_of(event),
                     note.id,
@@ -154,23 +219,28 @@ class ReadModels:
                 for event in [self.store.mapper.to_domain_event(note)]
             ]
         except Exception:
-            self._folder = Folder(self.store)
+            if folder is self._folder:
+                self._folder = Folder(self.store)
             raise
 
-    def _apply(self, cur: Cursor, positions: dict[str, int], steps: list[Step], last: int) -> None:
+    def _apply(self, cur: Cursor, marks: dict[str, Mark], steps: list[Step], last: int) -> None:
         try:
-            for name, position in positions.items():
+            for name, (position, _) in marks.items():
                 self.projections[name].apply_batch(
                     cur, [step for step in steps if step.position > position]
                 )
         except Exception:
             self._folder = Folder(self.store)  # it may be ahead of what gets rolled back
-            for name in positions:
+            for name in marks:
                 self.projections[name].reset()
             raise
+        public_at_last = steps[-1].public if steps else min(marks.values())[1]
         cur.many(  # one round trip for every read model (psycopg pipelines executemany)
-            "UPDATE papyrus_tracking SET position = ? WHERE projection = ?",
-            [(max(position, last), name) for name, position in positions.items()],
+            "UPDATE papyrus_tracking SET position = ?, public = ? WHERE projection = ?",
+            [
+                (last, public_at_last, name) if last > position else (position, public, name)
+                for name, (position, public) in marks.items()
+            ],
         )
 
     def rebuild(self, names: tuple[str, ...] | None = None) -> int:
@@ -184,178 +254,24 @@ class ReadModels:
                 for table in self.projections[name].tables:
                     cur.execute(f"DELETE FROM {table}")
                 cur.execute(
-                    "UPDATE papyrus_tracking SET position = 0 WHERE projection = ?", (name,)
+                    "UPDATE papyrus_tracking SET position = 0, public = 0 WHERE projection = ?",
+                    (name,),
                 )
         return self.catch_up(chosen)
 
     def wait_for(self, position: int, timeout: float = 5.0) -> bool:
         """Block until every read model has applied the store up to ``position``."""
+        return self._wait(lambda: min(self.positions().values()), position, timeout)
+
+    def _wait(self, reached: Callable[[], int], position: int, timeout: float) -> bool:
+        """Until ``reached()`` is at ``position`` (catching up meanwhile if this process keeps
+        the models), at most ``timeout`` seconds: whether it got there."""
         deadline = time.monotonic() + timeout
         while True:
-            if min(self.positions().values()) >= position:
+            if reached() >= position:
                 return True
             if self.active:
                 self.catch_up()
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.02)
-
-    # -- queries (read your writes: each first applies what the store already has) --------------
-
-    def fresh(self) -> None:
-        """Apply what the store already has before a query. If another thread is catching up
-        and does not finish within the statement timeout (a slow or failing database), the
-        query reads what is there rather than queueing behind it: waits stay bounded."""
-        if not self.active or self.is_current():
-            return
-        if not self._lock.acquire(timeout=self.sql.database.options.statement_timeout):
-            return
-        try:
-            self.catch_up()
-        finally:
-            self._lock.release()
-
-    def summaries(
-        self,
-        *,
-        kind: str | None = None,
-        status: str | None = None,
-        player_id: str | None = None,
-        lobby: bool = False,
-        options: dict[str, Any] | None = None,
-        limit: int = 50,
-        before_seq: int | None = None,
-    ) -> list[dict[str, Any]]:
-        """Game summaries, newest first (``before_seq`` continues after a cursor). ``options``
-        keeps the tables whose options contain these values (matched here, batch by batch)."""
-        self.fresh()
-        if options:
-            found: list[dict[str, Any]] = []
-            while len(found) < limit:
-                batch = self._summaries(kind, status, player_id, lobby, 200, before_seq)
-                found += [r for r in batch if summaries.matches_options(r, options)]
-                if len(batch) < 200:
-                    break
-                before_seq = batch[-1]["seq"]
-            return found[:limit]
-        return self._summaries(kind, status, player_id, lobby, limit, before_seq)
-
-    def count_summaries(
-        self,
-        *,
-        kind: str | None = None,
-        status: str | None = None,
-        player_id: str | None = None,
-        lobby: bool = False,
-        options: dict[str, Any] | None = None,
-    ) -> int:
-        """How many game summaries match the filters of ``summaries`` (every page): one
-        ``COUNT`` in SQL; with ``options``, the rows the SQL filters keep are matched here, as
-        ``summaries`` does (the lobby, where options are asked for, holds only open tables)."""
-        self.fresh()
-        where, args = self._filters(kind, status, player_id, lobby)
-        if options:
-            with self.sql.read() as cur:
-                rows = cur.execute(f"SELECT g.row FROM papyrus_games g{where}", args).all()
-            return sum(1 for (row,) in rows if summaries.matches_options(json.loads(row), options))
-        with self.sql.read() as cur:
-            (total,) = cur.execute(f"SELECT COUNT(*) FROM papyrus_games g{where}", args).one()
-        return int(total)
-
-    @staticmethod
-    def _filters(
-        kind: str | None, status: str | None, player_id: str | None, lobby: bool
-    ) -> tuple[str, list[Any]]:
-        """The ``WHERE`` clause (empty, or with a leading space) of a listing, and its
-        arguments."""
-        where: list[str] = []
-        args: list[Any] = []
-        if kind is not None:
-            where.append("g.kind = ?")
-            args.append(kind)
-        if status is not None:
-            where.append("g.status = ?")
-            args.append(status)
-        if lobby:
-            where.append("g.status = 'OPEN' AND g.free_seats > 0")
-        if player_id is not None:
-            where.append(
-                "g.game_id IN (SELECT game_id FROM papyrus_game_players WHERE player_id = ?)"
-            )
-            args.append(player_id)
-        return (" WHERE " + " AND ".join(where) if where else ""), args
-
-    def _summaries(
-        self,
-        kind: str | None,
-        status: str | None,
-        player_id: str | None,
-        lobby: bool,
-        limit: int,
-        before_seq: int | None,
-    ) -> list[dict[str, Any]]:
-        where, args = self._filters(kind, status, player_id, lobby)
-        if before_seq is not None:
-            where += " AND g.seq < ?" if where else " WHERE g.seq < ?"
-            args.append(before_seq)
-        sql = f"SELECT g.row, g.seq FROM papyrus_games g{where} ORDER BY g.seq DESC LIMIT ?"
-        args.append(limit)
-        with self.sql.read() as cur:
-            rows = cur.execute(sql, args).all()
-        return [summaries.read({**json.loads(row), "seq": int(seq)}) for row, seq in rows]
-
-    def summary(self, game_id: str) -> dict[str, Any] | None:
-        self.fresh()
-        with self.sql.read() as cur:
-            found = cur.execute(
-                "SELECT row, seq FROM papyrus_games WHERE game_id = ?", (game_id,)
-            ).one()
-        return summaries.read({**json.loads(found[0]), "seq": int(found[1])}) if found else None
-
-    def profile(self, player_id: str) -> dict[str, Any] | None:
-        self.fresh()
-        with self.sql.read() as cur:
-            found = cur.execute(
-                "SELECT row FROM papyrus_profiles WHERE player_id = ?", (player_id,)
-            ).one()
-        return json.loads(found[0]) if found else None
-
-    def leaderboard(self, kind: str, limit: int, offset: int = 0) -> list[dict[str, Any]]:
-        self.fresh()
-        with self.sql.read() as cur:
-            rows = cur.execute(
-                "SELECT row FROM papyrus_ratings WHERE kind = ?"
-                " ORDER BY rating DESC, player_id LIMIT ? OFFSET ?",
-                (kind, limit, offset),
-            ).all()
-        return [json.loads(row) for (row,) in rows]
-
-    def count_ratings(self, kind: str) -> int:
-        """How many players the leaderboard of ``kind`` ranks (every page)."""
-        self.fresh()
-        with self.sql.read() as cur:
-            (total,) = cur.execute(
-                "SELECT COUNT(*) FROM papyrus_ratings WHERE kind = ?", (kind,)
-            ).one()
-        return int(total)
-
-    def statistics(self, kind: str) -> dict[str, Any]:
-        self.fresh()
-        with self.sql.read() as cur:
-            rows = cur.execute(
-                "SELECT source, points, games FROM papyrus_stats WHERE kind = ?", (kind,)
-            ).all()
-        games = next((int(g) for s, _, g in rows if s == "__games__"), 0)
-        sources = sorted(
-            (
-                {
-                    "source": source,
-                    "points": int(points),
-                    "average_per_game": int(points) / games if games else 0.0,
-                }
-                for source, points, _ in rows
-                if source != "__games__"
-            ),
-            key=lambda s: (-s["points"], s["source"]),
-        )
-        return {"kind": kind, "games": games, "sources": sources}

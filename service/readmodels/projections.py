@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from domain import table as tables
+from projections import bots, profiles, ratings, stats
 from projections import games as summaries
-from projections import profiles, ratings, stats
 from service.readmodels.folder import Step
 from service.store.sql import Cursor
 
@@ -61,7 +61,7 @@ class GamesProjection(Projection):
         self._seats: list[tuple[Any, ...]] = []
 
     def apply(self, cur: Cursor, step: Step) -> None:
-        old, seq = self._rows.get(step.game_id, (None, step.position))
+        old, seq = self._rows.get(step.game_id, (None, step.public))
         public = {
             "status": step.status,
             "active_seats": step.active_seats,
@@ -256,9 +256,34 @@ class StatsProjection(Projection):
         self._points = {}
 
 
+class BotsProjection(Projection):
+    """``projections.bots``: the bots seated at tables not over, by the account that seated
+    them (the per-account bot bounds count them)."""
+
+    name = "bots"
+    tables = ("papyrus_bot_seats",)
+    ddl = (
+        "CREATE TABLE IF NOT EXISTS papyrus_bot_seats (game_id TEXT NOT NULL,"
+        " seat INTEGER NOT NULL, account TEXT NOT NULL, level TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, seat))",
+        "CREATE INDEX IF NOT EXISTS papyrus_bot_seats_account ON papyrus_bot_seats (account)",
+    )
+
+    def apply(self, cur: Cursor, step: Step) -> None:
+        if bots.ends(step.entry):
+            cur.execute("DELETE FROM papyrus_bot_seats WHERE game_id = ?", (step.game_id,))
+        elif (row := bots.seated_bot(step.entry, step.created_by)) is not None:
+            cur.execute(
+                "INSERT INTO papyrus_bot_seats (game_id, seat, account, level) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO NOTHING",
+                (step.game_id, row["seat"], row["account"], row["level"]),
+            )
+
+
 PROJECTIONS: tuple[Projection, ...] = (
     GamesProjection(),
     ProfilesProjection(),
     RatingsProjection(),
     StatsProjection(),
+    BotsProjection(),
 )

@@ -7,13 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.settings.reading import (
-    at_least_seconds,
-    between,
-    integer,
-    seconds,
-    setting,
-)
+from service.settings.reading import at_least_seconds, between, integer, seconds, setting
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +53,60 @@ class HttpSettings:
         parse=integer,
         check=between(1),
         metavar="SUBSCRIPTIONS",
+    )
+    max_subscriptions: int = setting(
+        10_000,
+        env="PAPYRUS_MAX_SUBSCRIPTIONS",
+        flag="--max-subscriptions",
+        help="live subscriptions this process runs at once, every websocket together; one more "
+        "is answered with a RATE_LIMITED error",
+        parse=integer,
+        check=between(1),
+        metavar="SUBSCRIPTIONS",
+    )
+    #: keepalive and flow control of each websocket (service/api/sockets.py)
+    websocket_ping_interval: float = setting(
+        20.0,
+        env="PAPYRUS_WEBSOCKET_PING_INTERVAL",
+        flag="--websocket-ping-interval",
+        help="seconds between the pings the server sends on each websocket",
+        parse=seconds,
+        check=at_least_seconds(0.01),
+        shown="20",
+        metavar="SECONDS",
+    )
+    websocket_ping_timeout: float = setting(
+        20.0,
+        env="PAPYRUS_WEBSOCKET_PING_TIMEOUT",
+        flag="--websocket-ping-timeout",
+        help="seconds a websocket client has to answer a ping before the server drops the "
+        "connection (close code 1011)",
+        parse=seconds,
+        check=at_least_seconds(0.01),
+        shown="20",
+        metavar="SECONDS",
+    )
+    websocket_send_buffer: int = setting(
+        256 * 1024,
+        env="PAPYRUS_WEBSOCKET_SEND_BUFFER",
+        flag="--websocket-send-buffer",
+        help="bytes the server queues for one websocket client that does not read; past it "
+        "nothing more is sent until the client reads",
+        parse=integer,
+        check=between(4096),
+        shown="262144 (256 KiB)",
+        metavar="BYTES",
+    )
+    websocket_send_timeout: float = setting(
+        20.0,
+        env="PAPYRUS_WEBSOCKET_SEND_TIMEOUT",
+        flag="--websocket-send-timeout",
+        help="seconds a websocket client may leave a full send buffer unread before the server "
+        "drops it (close code 1008: a slow consumer)",
+        parse=seconds,
+        check=at_least_seconds(0.01),
+        shown="20",
+        metavar="SECONDS",
     )
     header_timeout: float = setting(
         10.0,

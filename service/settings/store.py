@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from service.app.cache import GAME_CACHE
 from service.readmodels.models import BATCH
@@ -112,4 +112,8 @@ class StoreSettings:
         check=between(0),
         metavar="GAMES",
     )
-    #: the limits of one GraphQL request (service/api/graphql/limits.py)
+
+    @property
+    def store_options(self) -> StoreOptions:
+        """What the store takes: each of its options is the setting of the same name."""
+        return StoreOptions(**{f.name: getattr(self, f.name) for f in fields(StoreOptions)})

@@ -1,1 +1,1 @@
-"""The GraphQL API of API.md: thin resolvers that map input to a command and the result back."""
+"""The GraphQL API of docs/API.md: thin resolvers mapping input to a command and the result back."""

@@ -25,11 +25,11 @@ from enum import Enum
 from typing import Any
 
 import strawberry
-from strawberry.utils.str_converters import to_camel_case
 
-from domain import actions
+from domain import actions, registry
 from service.api.graphql import gameviews  # noqa: F401 - derives the views' enums (ENUMS)
 from service.api.graphql.gameviews.derivation import ENUMS
+from service.api.graphql.strawberry_private import to_camel_case
 from service.app.errors import BadInput
 
 #: the module the generated types say they come from
@@ -48,7 +48,8 @@ def enum_name(value: str) -> str:
 
 
 def kind_title(kind: str) -> str:
-    return {"imhotep": "Imhotep", "amun_re": "Amun-Re"}.get(kind, kind)
+    """The game's display name (``GameModule.name``)."""
+    return registry.game(kind).name
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +157,17 @@ class Generation:
                     default=strawberry.UNSET, description=description
                 )
                 self.members.append(Member(field, to_camel_case(field), catalog.kind, spec))
+        # for example: the first member with parameters of each of the first two games
+        first: dict[str, str] = {}
+        for member in self.members:
+            if member.spec.params:
+                first.setdefault(member.kind, member.graphql)
+        named = ", ".join(f"`{name}`" for name in list(first.values())[:2])
         return strawberry.input(
             type("ActionInput", (), namespace),
             one_of=True,
             description="One action, typed: exactly one member, named after the game kind and "
-            "the action (`imhotepPlaceStone`, `amunReBid`), with the action's parameters as "
+            f"the action ({named}), with the action's parameters as "
             "fields. `act` plays it exactly as the same action sent as JSON in `action` "
             "(`actionCatalog` lists the same actions, with their JSON Schemas).",
         )

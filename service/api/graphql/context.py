@@ -6,12 +6,16 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import strawberry
 
+from service.api.bridge import on_worker
 from service.api.graphql.limits import Limits, lane
 from service.api.hub import Hub
+
+if TYPE_CHECKING:
+    from service.api.graphql.budget import SubscriptionBudget
 from service.api.observability import client_address
 from service.app.application import Application
 from service.app.caller import SPECTATOR, Caller
@@ -33,6 +37,8 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
     #: this request's cost, alias and time limits (the settings, from the Runtime)
     limits: Limits = field(default_factory=Limits)
+    #: what subscriptions may cost (``budget``; None: no budget, as in tests that build one)
+    budget: SubscriptionBudget | None = None
 
     _refused: PapyrusError | None = None
 
@@ -137,7 +143,11 @@ class Context:
             raise
 
     def note_refusal(self, refused: PapyrusError) -> None:
-        """A whole request refused for its rate: its HTTP answer says when to come back."""
+        """A whole request refused for its rate: its HTTP answer says when to come back. A
+        websocket's operations have no HTTP answer (its ``response`` is the socket, whose
+        handshake is long done): the error's ``extensions.retryAfter`` says it there."""
+        if self.is_connection:
+            return
         if isinstance(refused, RateLimited) and self.response is not None:
             self.response.status_code = 429
             self.response.headers["Retry-After"] = str(refused.retry_after)
@@ -151,10 +161,9 @@ class Context:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking store work (the library is synchronous) on the sized executor (a costly
-        operation's on the few threads of the costly pool: ``limits.limited``)."""
-        loop = asyncio.get_running_loop()
-        executor = lane() or self.executor
-        return await loop.run_in_executor(executor, lambda: self.app.breaker.call(fn, *args))
+        operation's on the few threads of the costly pool: ``limits.limited``), through the
+        breaker (``service.api.bridge``)."""
+        return await on_worker(lane() or self.executor, self.app.breaker, fn, *args)
 
 
 Info = strawberry.Info[Context, None]

@@ -29,7 +29,12 @@ from graphql import (
 )
 from graphql.execution.values import get_variable_values
 from graphql.language import DocumentNode
-from graphql.type import SchemaMetaFieldDef, TypeMetaFieldDef, TypeNameMetaFieldDef
+from graphql.type import (
+    GraphQLResolveInfo,
+    SchemaMetaFieldDef,
+    TypeMetaFieldDef,
+    TypeNameMetaFieldDef,
+)
 
 from service.api.graphql.types import MAX_PAGE
 
@@ -71,6 +76,17 @@ WEIGHTS: dict[tuple[str, str], Weight] = {
     ("Query", "exportGame"): Weight(own=500),
     ("Mutation", "importGame"): Weight(own=2000),
     ("Mutation", "forkGame"): Weight(own=1000),
+    # a subscription's cost is what each event costs (``budget``: a catch-up pays it per
+    # event): the entry read, numbered and redacted for the caller (and folded into the
+    # table), its selection executed on a worker thread, a message sent; about 15 plain
+    # fields however little is selected (measured on a 415-event catch-up)
+    ("Subscription", "gameEvents"): Weight(own=10),
+    ("Subscription", "gameChanged"): Weight(own=15),
+    ("Subscription", "lobbyChanged"): Weight(own=10),  # and the summary read again
+    # the caller's view of the table right after each event, and its legal actions
+    ("GameChange", "state"): Weight(own=10),
+    ("GameChange", "view"): Weight(own=10),
+    ("GameChange", "legalActions"): Weight(own=10),
 }
 #: a cost per item of these types, wherever a field returns them
 TYPE_WEIGHTS = {"Game": GAME_LOAD}
@@ -252,3 +268,28 @@ def costing(
     values = variable_values(schema, operation, variables)
     costed = Costing(schema, document, values)
     return costed.operation(operation), costed.read_variables
+
+
+def event_cost(info: GraphQLResolveInfo) -> int:
+    """What one event of the subscription being resolved costs: its operation's cost (the
+    selection is executed once for every event), from graphql-core's ``info`` (variables
+    coerced already)."""
+    document = DocumentNode(definitions=(info.operation, *info.fragments.values()))
+    return Costing(info.schema, document, coerced(info)).operation(info.operation)
+
+
+def selected_fields(info: GraphQLResolveInfo) -> frozenset[str]:
+    """The names of the fields selected under the field being resolved (fragments flattened,
+    every branch of an abstract type)."""
+    document = DocumentNode(definitions=tuple(info.fragments.values()))
+    below = [node.selection_set for node in info.field_nodes if node.selection_set]
+    returned = get_named_type(info.return_type)
+    fields = Costing(info.schema, document, coerced(info)).collect(below, returned)
+    return frozenset(nodes[0].name.value for _, nodes in fields.values())
+
+
+def coerced(info: GraphQLResolveInfo) -> Mapping[str, Any]:
+    """The operation's variables as its resolvers see them (strawberry hands resolvers the
+    coerced values; graphql-core's own ``info`` holds them in a ``VariableValues``)."""
+    values: Any = info.variable_values
+    return values if isinstance(values, Mapping) else values.coerced

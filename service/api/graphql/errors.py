@@ -1,4 +1,4 @@
-"""Every GraphQL error leaves with a stable ``extensions.code`` (API.md "Errors").
+"""Every GraphQL error leaves with a stable ``extensions.code`` (docs/API.md "Errors").
 
 Expected failures (``PapyrusError``) keep their message and code; syntax, validation, depth and
 size errors are ``BAD_INPUT``; a failure of the store that escaped the breaker is
@@ -14,6 +14,10 @@ from typing import Any
 
 from graphql.error import GraphQLError
 
+from service.api.graphql.strawberry_private import (
+    CannotGetOperationTypeError,
+    InvalidOperationTypeError,
+)
 from service.api.observability import current_request_id
 from service.app.breaker import MESSAGE as STORE_DOWN
 from service.app.breaker import is_store_failure
@@ -29,12 +33,21 @@ def root_cause(error: GraphQLError) -> BaseException | None:
     return original
 
 
+#: an operation of a type the transport does not run: over the older graphql-ws protocol,
+#: strawberry runs subscriptions only (a query or mutation there is the client's mistake)
+REFUSED_OPERATION = (InvalidOperationTypeError, CannotGetOperationTypeError)
+SUBSCRIPTIONS_ONLY = (
+    "{}: over a graphql-ws websocket only subscriptions run; send queries and mutations over "
+    "HTTP (POST /graphql) or over a graphql-transport-ws websocket."
+)
+
+
 def is_unexpected(error: GraphQLError) -> bool:
     """A bug (masked as INTERNAL), as opposed to a refused command or a bad query."""
     original = root_cause(error)
     return (
         original is not None
-        and not isinstance(original, (PapyrusError, GraphQLError))
+        and not isinstance(original, (PapyrusError, GraphQLError, *REFUSED_OPERATION))
         and not is_store_failure(original)
     )
 
@@ -51,6 +64,11 @@ def public_error(error: GraphQLError) -> GraphQLError:
     elif original is None or isinstance(original, GraphQLError):
         if error.extensions and "code" in error.extensions:
             return with_request_id(error)
+        extensions, message = {"code": "BAD_INPUT"}, error.message
+    elif isinstance(original, InvalidOperationTypeError):
+        extensions = {"code": "BAD_INPUT"}
+        message = SUBSCRIPTIONS_ONLY.format(error.message.capitalize())
+    elif isinstance(original, CannotGetOperationTypeError):
         extensions, message = {"code": "BAD_INPUT"}, error.message
     elif is_store_failure(original):
         extensions, message = {"code": "UNAVAILABLE"}, STORE_DOWN

@@ -61,6 +61,7 @@ from graphql.validation import ValidationRule
 from strawberry.types.graphql import OperationType
 
 from service.api.graphql.cost import EXPENSIVE, costing
+from service.api.graphql.strawberry_private import core_schema
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ async def limited(context: Any) -> AsyncIterator[None]:
     cost = 0
     if context.graphql_document is not None:
         cost, errors = check(
-            context.schema._schema,
+            core_schema(context.schema),
             context.graphql_document,
             limits,
             context.operation_name,

@@ -19,6 +19,7 @@ from graphql import (
     get_operation_ast,
 )
 
+from service.api.graphql.strawberry_private import core_schema
 from service.api.observability import Record, current, printable
 
 #: the fields whose ``id`` argument is a game's id (elsewhere it is ``gameId``)
@@ -40,7 +41,7 @@ def observe(context: Any) -> None:
         operation = None
     if operation is None:
         return
-    note(record, operation, context.schema._schema, context.variables or {})
+    note(record, operation, core_schema(context.schema), context.variables or {})
     named = printable(context.operation_name) if context.operation_name else None
     record.operation = named or (record.fields[0] if record.fields else None)
 

@@ -2,30 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError, parse
+from graphql import DocumentNode, GraphQLError, parse
 from strawberry.exceptions import MissingQueryError
-from strawberry.execution import optimized_is_awaitable
 from strawberry.extensions import SchemaExtension
-from strawberry.extensions.query_depth_limiter import create_validator
-from strawberry.schema._graphql_core import execution_context_class_kwargs
-from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
-from strawberry.schema.schema import DEFAULT_ALLOWED_OPERATION_TYPES, validate_document
-from strawberry.types.execution import ExecutionContext, ExecutionResult
+from strawberry.types import ExecutionContext, ExecutionResult
 from strawberry.types.graphql import OperationType
-from strawberry.utils.await_maybe import await_maybe
 
 from service.api.graphql.context import Context
 from service.api.graphql.errors import is_unexpected, publish, publish_operation
 from service.api.graphql.limits import limited
 from service.api.graphql.mutations import Mutation, limit_mutations
+from service.api.graphql.numbers import refuse_long_numbers
 from service.api.graphql.observed import observe
 from service.api.graphql.queries import Query
+from service.api.graphql.strawberry_private import (
+    DEFAULT_ALLOWED_OPERATION_TYPES,
+    CannotGetOperationTypeError,
+    InvalidOperationTypeError,
+    core_schema,
+    create_validator,
+    execute_document,
+    handle_errors,
+    new_execution_context,
+    validate_document,
+)
+from service.api.graphql.streaming import EventExecution
 from service.api.graphql.subscriptions import Subscription
 
 MAX_DEPTH = 12
@@ -35,7 +43,14 @@ DEPTH_RULE = create_validator(MAX_DEPTH, None, None)
 #: over and over: each is parsed and validated once)
 DOCUMENTS = 512
 
-parsed = lru_cache(maxsize=DOCUMENTS)(parse)
+
+@lru_cache(maxsize=DOCUMENTS)
+def parsed(query: str, **options: Any) -> DocumentNode:
+    """The document of ``query`` (graphql-core's ``parse``), its number literals bounded
+    (``numbers.refuse_long_numbers``); a refusal raises ``GraphQLError``, like a syntax error."""
+    document = parse(query, **options)
+    refuse_long_numbers(query, document)
+    return document
 
 
 @lru_cache(maxsize=DOCUMENTS)
@@ -80,7 +95,7 @@ class Gate(SchemaExtension):
         assert context.graphql_document is not None and context.query is not None
         options = tuple(sorted(context.parse_options.items()))
         errors: list[GraphQLError] = validated_text(
-            context.schema._schema, context.query, options, tuple(context.validation_rules)
+            core_schema(context.schema), context.query, options, tuple(context.validation_rules)
         )
         context.pre_execution_errors = errors  # a list, empty when valid
         return errors
@@ -107,12 +122,20 @@ class Gate(SchemaExtension):
         self.end(self.execution_context)
 
     def on_parse(self) -> Iterator[None]:
-        self.parse(self.execution_context)
+        # an error raised in a hook escapes strawberry's handling (the subscription ended with
+        # a logged traceback and no error): strawberry parses a document we refuse again and
+        # answers its syntax error itself; a refused number is answered at validation
+        with contextlib.suppress(GraphQLError):
+            self.parse(self.execution_context)
         yield
 
     def on_validate(self) -> Iterator[None]:
-        if self.execution_context.graphql_document is not None:
-            self.validate(self.execution_context)
+        context = self.execution_context
+        if context.graphql_document is not None:
+            try:
+                self.validate(context)
+            except GraphQLError as refused:  # ``parsed`` refused it (numbers.py)
+                context.pre_execution_errors = [refused]
         yield
 
     async def on_execute(self) -> AsyncIterator[None]:
@@ -150,7 +173,8 @@ class PapyrusSchema(strawberry.Schema):
         and their errors are strawberry's (a document that does not parse or validate, an
         operation type not allowed, an error raised before execution); subscriptions still go
         through the runner and ``Gate`` (``subscribe``)."""
-        context = self._create_execution_context(
+        context = new_execution_context(
+            self,
             query=query,
             allowed_operation_types=allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES,
             variable_values=variable_values,
@@ -180,32 +204,19 @@ class PapyrusSchema(strawberry.Schema):
             raise CannotGetOperationTypeError(context.operation_name) from error
         if operation_type not in context.allowed_operations:
             raise InvalidOperationTypeError(operation_type)
-        document = context.graphql_document
         try:
             errors = Gate.validate(context)
             if errors:
                 return self._refused(context, *errors)
             async with Gate.executing(context):
                 if context.result is None:
-                    context.result = await await_maybe(
-                        self._get_execute_function()(
-                            self._schema,
-                            document,
-                            root_value=context.root_value,
-                            variable_values=context.variables,
-                            operation_name=context.operation_name,
-                            context_value=context.context,
-                            is_awaitable=optimized_is_awaitable,
-                            **execution_context_class_kwargs(self.execution_context_class),
-                            **self._get_custom_context_kwargs(operation_extensions),
-                        )
-                    )
+                    context.result = await execute_document(self, context, operation_extensions)
         except Exception as error:
             return self._refused(context, coerced(error))
         result: Any = context.result
         if result.errors:
             context.pre_execution_errors = result.errors
-            self._process_errors(result.errors, context)
+            handle_errors(self, result.errors, context)
         if not isinstance(result, ExecutionResult):
             result = ExecutionResult(data=result.data, errors=result.errors, extensions={})
         else:
@@ -216,7 +227,7 @@ class PapyrusSchema(strawberry.Schema):
     def _refused(self, context: ExecutionContext, *errors: GraphQLError) -> ExecutionResult:
         """The answer to an operation stopped before or around its execution."""
         context.pre_execution_errors = list(errors)
-        self._process_errors(list(errors), context)
+        handle_errors(self, list(errors), context)
         context.result = ExecutionResult(data=None, errors=list(errors), extensions={})
         return context.result
 
@@ -239,4 +250,6 @@ schema = PapyrusSchema(
     mutation=Mutation,
     subscription=Subscription,
     extensions=[Gate],
+    # a subscription's events are executed on worker threads (``streaming``)
+    execution_context_class=EventExecution,
 )

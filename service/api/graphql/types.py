@@ -1,34 +1,54 @@
-"""GraphQL object types of API.md ("Players", "Games")."""
+"""GraphQL object types of docs/API.md ("Players", "Games").
+
+The fields of ``Player``, ``PlayerSession``, ``Seat``, ``GameResult``, ``LogVerification``,
+``ForkSource``, ``GameEvent`` and ``ReplayStep`` are declared once, for both transports, in
+``service.api.shapes`` (``players``, ``games``, ``events``); here they are derived
+(``service.api.graphql.shaped``), with their builders."""
 
 from __future__ import annotations
 
 import base64
-from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
 
+from domain import registry
 from domain import table as tables
-from service.api.graphql.clocktypes import GameClock
+from service.api.graphql import clocktypes  # noqa: F401  (derives GameClock: ReplayStep holds it)
 from service.api.graphql.gameviews import GameView
+from service.api.graphql.shaped import Derived, build, graphql_type
+from service.api.shapes import events, games, players
+from service.app.caller import Caller
 from service.app.errors import BadInput
 
 MAX_PAGE = 200
 
 
-@strawberry.enum(
-    description="A game the server plays; its rules version is `Game.rulesVersion`, its static "
-    "data `catalog(kind)`, its actions `actionCatalog(kind)`."
-)
-class GameKind(Enum):
-    _value_: str  # the domain's kind ("imhotep"), for the type checker (values are described)
-
-    IMHOTEP = strawberry.enum_value("imhotep", description="Imhotep, 2-4 players.")
-    AMUN_RE = strawberry.enum_value(
-        "amun_re", description="Amun-Re, 3-5 players, with the Expanded Pack modules as options."
+def game_kinds_enum() -> type[Enum]:
+    """``GameKind``: one value per registered game (``domain.registry``), its kind upper-cased,
+    described by the game's summary."""
+    members = {
+        game.kind.upper(): strawberry.enum_value(game.kind, description=game.summary)
+        for game in registry.games()
+    }
+    kinds = Enum("GameKind", members)  # type: ignore[misc]
+    kinds.__module__ = __name__
+    return strawberry.enum(
+        kinds,
+        description="A game the server plays; its rules version is `Game.rulesVersion`, its "
+        "static data `catalog(kind)`, its actions `actionCatalog(kind)`.",
     )
+
+
+if TYPE_CHECKING:
+
+    class GameKind(Enum):
+        _value_: str  # the game's kind ("imhotep"): values are described by the registry
+
+else:
+    GameKind = game_kinds_enum()
 
 
 @strawberry.enum(description="Where a table is in its life.")
@@ -47,74 +67,40 @@ class GameStatus(Enum):
     )
 
 
-@strawberry.type(description="A registered player (open registration, `registerPlayer`).")
-class Player:
-    id: strawberry.ID = strawberry.field(description="The player's id (stable).")
-    name: str = strawberry.field(description="The name shown to others (not unique).")
+@graphql_type(players.Player)
+class Player(Derived):
+    @classmethod
+    def of(cls, caller: Caller) -> Player | None:
+        """The caller as a player; ``None`` for a spectator."""
+        if caller.player_id is None:
+            return None
+        return build(cls, players.player(caller.player_id, caller.name or ""))
 
 
-@strawberry.type(description="What `registerPlayer` returns: the new player and its token.")
-class PlayerSession:
-    player: Player = strawberry.field(description="The player just registered.")
-    token: str = strawberry.field(description="Shown once; the server keeps only its hash.")
+@graphql_type(players.PlayerSession)
+class PlayerSession(Derived):
+    pass
 
 
-@strawberry.type(description="One seat of a table and who holds it.")
-class Seat:
-    seat: int = strawberry.field(description="The seat number, 0-based in seating order.")
-    player: Player | None = strawberry.field(
-        description="The player seated here; null for a free seat or a bot."
-    )
-    is_bot: bool = strawberry.field(description="A server-side bot plays this seat (`addBot`).")
-    strategy: str | None = strawberry.field(
-        default=None, description="The bot's strategy (`addBot`); null for a human seat."
-    )
-    taken_over: bool = strawberry.field(
-        default=False,
-        description="A bot of the table's take-over level plays the seat since its player's "
-        "time ran out (zombie); `reclaimSeat` gives it back.",
-    )
+@graphql_type(games.Seat)
+class Seat(Derived):
+    @classmethod
+    def of(cls, shown: dict[str, Any]) -> Seat:
+        """A seat as ``views.seat_list`` shows it."""
+        return build(cls, games.seat(shown))
 
 
-@strawberry.type(description="The outcome of a finished game.")
-class GameResult:
-    scores: list[int] = strawberry.field(description="Final score (points or VP) per seat.")
-    winners: list[int] = strawberry.field(description="The winning seats (several on a tie).")
-    ranks: list[int] = strawberry.field(
-        description="Rank per seat, 1 = first; tied seats share a rank."
-    )
+@graphql_type(games.GameResult)
+class GameResult(Derived):
+    pass
 
 
-@strawberry.type(description="One entry of a game's log, as the caller may see it.")
-class GameEvent:
-    version: int = strawberry.field(
-        description="The event's number in the game's log (1 = first; `Game.version` is the last)."
-    )
-    at: datetime = strawberry.field(description="When the event was recorded (UTC).")
-    seat: int | None = strawberry.field(
-        description="The seat the event is about; null for events no seat caused."
-    )
-    type: str = strawberry.field(
-        description="The event type in snake_case (each game's rules spec names them)."
-    )
-    data: JSON = strawberry.field(
-        description="The event's data, redacted for the caller (hidden information becomes a "
-        "count or is left out)."
-    )
-    automatic: bool = strawberry.field(
-        description="True for a step nobody chose (the only legal option, applied at once)."
-    )
-    by_seat: int | None = strawberry.field(
-        description="The seat whose action recorded this event (null for table steps)."
-    )
-    undone: bool = strawberry.field(description="Taken back by a later undo.")
-    hash: str = strawberry.field(
-        description="SHA-256 sealing this event to the one before (see verifyLog)."
-    )
-
+@graphql_type(events.GameEvent)
+class GameEvent(Derived):
     @classmethod
     def of(cls, shown: dict[str, Any]) -> GameEvent:
-        return cls(**shown)
+        """An entry of the log as ``views.event`` shows it."""
+        return build(cls, shown)
 
 
 @strawberry.interface(
@@ -149,22 +135,6 @@ class PageInfo:
             has_previous_page=bool(after),
             start_cursor=cursors[0] if cursors else None,
         )
-
-
-@strawberry.type(description="An event of a page, with its cursor.")
-class GameEventEdge:
-    cursor: str = strawberry.field(description="Pass as `after` to read the events after it.")
-    node: GameEvent = strawberry.field(description="The event.")
-
-
-@strawberry.type(description="A page of a game's log (Relay connection).")
-class GameEventConnection:
-    edges: list[GameEventEdge] = strawberry.field(description="The page's events with cursors.")
-    nodes: list[GameEvent] = strawberry.field(description="The page's events.")
-    page_info: PageInfo = strawberry.field(description="Where this page lies.")
-    total_count: int = strawberry.field(
-        description="Events of the log the caller may see, over all pages."
-    )
 
 
 def encode_cursor(prefix: str, value: int | str) -> str:
@@ -213,57 +183,34 @@ class UndoRequest:
     waiting: list[int] = strawberry.field(description="Seats whose answer is still needed.")
 
 
-@strawberry.type(
-    description="The result of `verifyLog`: the hash chain, the seed against its commitment "
-    "and every event replayed through the rules."
-)
-class LogVerification:
-    ok: bool = strawberry.field(description="Every checked event holds.")
-    checked_events: int = strawberry.field(description="How many events were checked.")
-    bad_version: int | None = strawberry.field(description="The first event that does not hold.")
-    reason: str | None = strawberry.field(
-        description="What does not hold at `badVersion`; null when ok."
-    )
+@graphql_type(games.Verification)
+class LogVerification(Derived):
+    pass
 
 
-@strawberry.type(description="One step of `Game.replay`: an event and the state after it.")
-class ReplayStep:
-    event: GameEvent = strawberry.field(description="The event (as the caller may see it).")
-    state: JSON = strawberry.field(description="The state right after the event.")
-    view: GameView | None = strawberry.field(
-        default=None,
-        description="The state right after the event as typed GraphQL (the same information "
-        "as `state`); null before the game starts.",
-    )
-    clock: GameClock | None = strawberry.field(
-        default=None,
-        description="A timed table's clock right after the event (each seat's thinking time "
-        "so far and remaining time, from the log's own times); null without a time control.",
-    )
+@graphql_type(events.ReplayStep)
+class ReplayStep(Derived):
+    view: GameView | None  # the shape's ``Own`` field: the typed state is GraphQL's alone
 
 
-@strawberry.type(description="Where a forked game (`forkGame`) comes from.")
-class ForkSource:
-    game_id: strawberry.ID = strawberry.field(description="The game it was forked from.")
-    version: int = strawberry.field(description="The version of that game it starts from.")
-    seats: list[int] | None = strawberry.field(
-        description="The seats whose view the fork of an unfinished game was dealt from (what "
-        "they could not see was re-dealt); null for the fork of a finished game, which replays "
-        "it exactly."
-    )
+@graphql_type(games.ForkSource)
+class ForkSource(Derived):
+    @classmethod
+    def of(cls, shown: dict[str, Any]) -> ForkSource:
+        """Where a fork comes from, as ``numbering.Timeline.fork_source`` shows it."""
+        return build(cls, games.fork_source(shown))
 
 
 @strawberry.input(description="A new table (`createGame`).")
 class CreateGameInput:
     kind: GameKind = strawberry.field(description="Which game.")
     seats: int = strawberry.field(
-        description="Number of seats (Imhotep 2-4, Amun-Re 3-5: `catalog(kind) players`)."
+        description="Number of seats, in the game's range (`gameKinds { minSeats maxSeats }`)."
     )
     options: JSON | None = strawberry.field(
         default=None,
-        description="Table options as a JSON object, named by each game's rules (Imhotep: the "
-        "sites' sides and its variants; Amun-Re: the Expanded Pack modules and the scoring "
-        "variants); unknown or invalid options are BAD_INPUT. Null: the defaults.",
+        description="Table options as a JSON object, named by each game's rules (docs/playing.md "
+        '"Table options"); unknown or invalid options are BAD_INPUT. Null: the defaults.',
     )
     seed: str | None = strawberry.field(
         default=None,

@@ -1,4 +1,4 @@
-"""The REST mirror of the GraphQL API under ``/api/v1`` (API.md), with its OpenAPI document.
+"""The REST mirror of the GraphQL API under ``/api/v1`` (docs/API.md), with its OpenAPI document.
 
 A FastAPI application: the pydantic models of ``models`` (and the parameter types of
 ``params``) declare every request and response once, and FastAPI both validates with them and
@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from service.api.rest import board, catalog, games, players, readmodels, timeline
@@ -101,15 +100,7 @@ def document(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document of ``app``, with what FastAPI does not write by itself: failures are
     ``application/problem+json``, the bearer token is optional (a spectator sends none), and
     the bodies carry their examples (``examples``)."""
-    doc = get_openapi(
-        title=app.title,
-        version=app.version,
-        openapi_version=app.openapi_version,
-        description=app.description,
-        routes=app.routes,
-        tags=app.openapi_tags,
-        servers=app.servers,
-    )
+    doc = FastAPI.openapi(app)  # the class's method: ``rest_app`` replaces the instance's
     for operations in doc["paths"].values():
         for operation in operations.values():
             for status, response in operation["responses"].items():

@@ -25,8 +25,10 @@ CACHE_CONTROL = "private, max-age=86400"
 FINAL = frozenset({tables.FINISHED, tables.ABANDONED})
 
 
-def is_final(status: str) -> bool:
-    return status in FINAL
+def game_answer(request: Request, game: Any, model: type[BaseModel], content: Any) -> Any:
+    """``content`` about ``game``: as it is while the game may still change, as
+    ``final_answer`` (tagged, or 304) once it is over."""
+    return final_answer(request, model, content) if game.table.status in FINAL else content
 
 
 def final_answer(request: Request, model: type[BaseModel] | None, content: Any) -> Response:

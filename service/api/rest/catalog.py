@@ -1,68 +1,37 @@
-"""The action vocabulary of each game kind (README "Actions"), read from the domain's
-declaration (``domain.actions``): the same as GraphQL ``actionCatalog``."""
+"""The action vocabulary of each game kind (docs/playing.md "Actions"), read from the domain's
+declaration (``domain.actions``): the same as GraphQL ``actionCatalog``, its bodies derived
+from the shared shapes (``service.api.shapes.catalog``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import Field
 
 from domain import actions
 from service.api.rest.models import Shown
-from service.api.rest.params import JsonObject
 from service.api.rest.problems import errors
 from service.api.rest.readmodels import KindOfPath
 from service.api.rest.routing import JsonRoute
+from service.api.rest.shaped import rest_model, shown
+from service.api.shapes import catalog
 
 router = APIRouter(route_class=JsonRoute)
 
 
+@rest_model(catalog.ActionParameter)
 class ActionParameter(Shown):
-    name: str = Field(description="Its key in the action object.")
-    type: str = Field(
-        description='Its JSON type: "string", "integer", "boolean", "array" or "object".'
-    )
-    description: str
-    allowed: list[Any] | None = Field(
-        description="The closed set of values it takes; null when the set is open."
-    )
-    minimum: int | None
-    maximum: int | None
-    json_schema: JsonObject = Field(alias="schema", description="Its JSON Schema.")
+    pass
 
 
+@rest_model(catalog.ActionSpec)
 class ActionSpec(Shown):
-    name: str = Field(description='The action\'s `type`, e.g. "place_stone".')
-    label: str = Field(description="A short human label.")
-    rule: str = Field(description='The rule it implements, e.g. "§6.2".')
-    parameters: list[ActionParameter] = Field(
-        description="Every one required; no other key is accepted."
-    )
-    json_schema: JsonObject = Field(
-        alias="schema", description="The JSON Schema (draft 2020-12) of the action."
-    )
+    pass
 
 
 def present_spec(spec: actions.ActionSpec) -> dict[str, Any]:
-    return {
-        "name": spec.name,
-        "label": spec.label,
-        "rule": spec.rule,
-        "parameters": [
-            {
-                "name": p.name,
-                "type": p.type,
-                "description": p.description,
-                "allowed": list(p.allowed) if p.allowed else None,
-                "minimum": p.minimum,
-                "maximum": p.maximum,
-                "schema": p.schema(),
-            }
-            for p in spec.params
-        ],
-        "schema": actions.json_schema(spec),
-    }
+    """The ``ActionSpec`` body of one action the domain declares."""
+    return shown(catalog.ActionSpec, catalog.action_spec(spec))
 
 
 @router.get(

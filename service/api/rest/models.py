@@ -4,11 +4,15 @@ FastAPI validates requests with these and writes the OpenAPI document from them,
 cannot drift. JSON members are camelCase (``alias_generator``). Response models built by the
 presenters forbid undeclared members: a presenter that adds one without declaring it here fails
 (the tests see it) instead of losing it silently.
+
+This module holds the bases of every body (``Camel``, ``Shown``, ``Body``), the request bodies
+and the error body (``Problem``); the bodies of successful responses (players, games, events,
+pages) are in ``service.api.rest.responses``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
@@ -25,13 +29,13 @@ from pydantic_core import PydanticCustomError
 
 from domain import actions
 from service.api.rest.params import (
+    KIND_NAMES,
     JsonObject,
     Kind,
-    KindName,
     MaybeCount,
     Seats,
-    StatusName,
     Version,
+    one_of,
 )
 from service.app.errors import HTTP_STATUS
 
@@ -90,7 +94,7 @@ class RegisterPlayer(Body):
 
 
 class CreateGame(Body):
-    refusals: ClassVar[dict[str, str]] = {"kind": 'kind must be "IMHOTEP" or "AMUN_RE".'}
+    refusals: ClassVar[dict[str, str]] = {"kind": f"kind must be {one_of(KIND_NAMES)}."}
     kind: Kind
     seats: Seats
     options: JsonObject | None = Field(None, description="Table options (each game's spec).")
@@ -110,7 +114,7 @@ class AddBot(Body):
     strategy: str | None = Field(
         None,
         description='The bot\'s level: "random" (the default), "greedy" or "mcts" '
-        '(README "Bot levels").',
+        '(docs/bots.md "Bot levels").',
     )
 
 
@@ -164,7 +168,7 @@ ErrorCode = Annotated[str, Field(json_schema_extra={"enum": list(HTTP_STATUS)})]
 
 
 class Problem(BaseModel):
-    """An RFC 9457 problem with a stable ``code`` (API.md "Errors")."""
+    """An RFC 9457 problem with a stable ``code`` (docs/API.md "Errors")."""
 
     type: str
     title: str
@@ -175,156 +179,3 @@ class Problem(BaseModel):
     requestId: str | SkipJsonSchema[None] = Field(
         None, description="The request's id, as in its `X-Request-Id` header and the server's log."
     )
-
-
-class Player(Shown):
-    id: str
-    name: str
-
-
-class PlayerSession(Shown):
-    player: Player
-    token: str = Field(description="Shown once: send it as `Authorization: Bearer <token>`.")
-
-
-class Seat(Shown):
-    seat: int
-    player: Player | None
-    is_bot: bool
-    strategy: str | None
-    taken_over: bool = Field(
-        False,
-        description="A bot of the table's take-over level plays the seat since its player's "
-        "time ran out (zombie); `POST /games/{id}/reclaim` gives it back.",
-    )
-
-
-class SeatClock(Shown):
-    """One seat's clock."""
-
-    seat: int
-    remaining_ms: int = Field(description="Time the seat has left now, in milliseconds.")
-    deadline: Timestamp | None = Field(description="When its time runs out while it must act.")
-    running: bool = Field(description="The seat is on the clock now.")
-    taken_over: bool = Field(description="A bot plays the seat since its time ran out.")
-    timed_out: bool = Field(description="Its time ran out at least once (a loss in ratings).")
-    thinking_ms: int = Field(description="Time spent on its turns so far, in milliseconds.")
-    turns: int = Field(description="How many of its turns were timed.")
-
-
-class GameClock(Shown):
-    """A timed table's clock (the table option `clock`)."""
-
-    mode: Literal["move", "bank"]
-    move_ms: int | None
-    bank_ms: int | None
-    increment_ms: int | None
-    on_expiry: Literal["takeover", "abandon"]
-    bot: str = Field(description="The level of the bot that takes a seat over.")
-    now: Timestamp | None = Field(description="The time the clock was read at.")
-    deadline: Timestamp | None = Field(description="The earliest deadline of a seat.")
-    seats: list[SeatClock]
-
-
-class GameResult(Shown):
-    scores: list[int]
-    winners: list[int]
-    ranks: list[int]
-
-
-class ForkSource(Shown):
-    """The game a sandbox was forked from; ``seats`` are the seats whose view a fork of an
-    unfinished game was dealt from (null for the fork of a finished game, which replays it)."""
-
-    game_id: str
-    version: int
-    seats: list[int] | None
-
-
-class Move(Shown):
-    """A legal action with a label for a user interface."""
-
-    action: JsonObject = Field(description="The action, exactly as `act` accepts it.")
-    label: str = Field(description='A human label, e.g. "Place a stone on ship 2, slot 3".')
-    type: str = Field(description="The action's `type` (its name in the action catalog).")
-
-
-class Game(Shown):
-    id: str
-    kind: KindName
-    status: StatusName
-    options: JsonObject
-    version: int
-    seed_commitment: str
-    rules_version: str
-    seats: list[Seat]
-    my_seat: int | None
-    active_seats: list[int]
-    state: JsonObject
-    legal_actions: list[JsonObject]
-    moves: list[Move] = Field(description="`legalActions` in the same order, with labels.")
-    scores: list[int]
-    result: GameResult | None
-    forked_from: ForkSource | None
-    ranked: bool = Field(description="The game counts in ratings, profiles and statistics.")
-    unranked_reason: str | None = Field(
-        description='Why it does not: "the creator chose the seed", "a fork" or "an imported '
-        'copy"; null for a ranked game.'
-    )
-    created_at: Timestamp
-    updated_at: Timestamp
-    clock: GameClock | None = Field(
-        None, description="The table's clock now; null for a table without a time control."
-    )
-
-
-class GameEvent(Shown):
-    version: int
-    at: Timestamp
-    seat: int | None
-    type: str
-    data: JsonObject
-    automatic: bool
-    by_seat: int | None
-    undone: bool
-    hash: str
-
-
-class GamePage(Shown):
-    items: list[Game]
-    next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
-    total_count: int = Field(
-        description="How many games match the filters, over every page (not this page alone)."
-    )
-
-
-class ActResult(Shown):
-    game: Game
-    events: list[GameEvent]
-
-
-class EventPage(Shown):
-    items: list[GameEvent]
-    next_after: int | None = Field(description="Send it as `after` for the next page.")
-
-
-class ReplayStep(Shown):
-    event: GameEvent
-    state: JsonObject
-    clock: GameClock | None = Field(
-        None, description="A timed table's clock right after the event (null: no clock)."
-    )
-
-
-class ReplayPage(Shown):
-    items: list[ReplayStep]
-    next_after: int | None = Field(
-        None, description="Send it as `after` for the next page (null on the last page)."
-    )
-
-
-class Verification(Shown):
-    ok: bool
-    checked_events: int
-    bad_version: int | None
-    reason: str | None

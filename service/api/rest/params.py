@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from annotated_types import Interval
+from fastapi import Path
 from pydantic import BeforeValidator, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from domain import registry
 from domain import table as tables
 from service.app.errors import BadInput
 
@@ -23,12 +25,41 @@ from service.app.errors import BadInput
 MAX_INT = 2**31 - 1
 MAX_LIMIT = 200
 MAX_SEATS = 100
-KINDS = {"imhotep": "imhotep", "amun_re": "amun_re"}
+#: every registered game's kind (``domain.registry``), and as the API spells it (upper case)
+KINDS = registry.kinds()
+KIND_NAMES = tuple(kind.upper() for kind in KINDS)
 STATUSES = (tables.OPEN, tables.ACTIVE, tables.FINISHED, tables.ABANDONED)
 
-KindName = Literal["IMHOTEP", "AMUN_RE"]
+
+def one_of(names: tuple[str, ...]) -> str:
+    """'"A" or "B"', '"A", "B" or "C"': the choices a refusal names."""
+    quoted = [f'"{name}"' for name in names]
+    return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+
+
+if TYPE_CHECKING:
+    KindName = str
+else:
+    KindName = Literal[KIND_NAMES]  # the registered games, as an enum of the schema
 StatusName = Literal["OPEN", "ACTIVE", "FINISHED", "ABANDONED"]
 JsonObject = dict[str, Any]
+
+
+#: the longest text read as an integer (a parameter is at most ``MAX_INT``: 10 digits)
+MAX_DIGITS = 20
+#: the longest client value a refusal repeats
+SHOWN = 40
+
+
+def shown(value: Any) -> str:
+    """``value`` as a refusal repeats it: its ``repr``, cut past ``SHOWN`` characters (a
+    5,000-digit number is named by its length, not written out)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**SHOWN:
+        return f"a number of {len(str(abs(value)))} digits"
+    text = repr(value)
+    if len(text) <= SHOWN:
+        return text
+    return f"{text[:SHOWN]}… ({len(str(value))} characters)"
 
 
 def whole(minimum: int, maximum: int, required: bool = False) -> Callable[[Any], int | None]:
@@ -41,17 +72,23 @@ def whole(minimum: int, maximum: int, required: bool = False) -> Callable[[Any],
             return None
         if isinstance(value, bool):
             raise PydanticCustomError("integer", "must be an integer.")
+        if isinstance(value, str) and len(value.strip()) > MAX_DIGITS:  # not read at all
+            raise PydanticCustomError(
+                "range",
+                "must be between {minimum} and {maximum}, not {value}.",
+                {"minimum": minimum, "maximum": maximum, "value": shown(value)},
+            )
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise PydanticCustomError(
-                "integer", "must be an integer, not {value}.", {"value": repr(value)}
+                "integer", "must be an integer, not {value}.", {"value": shown(value)}
             ) from None
         if not minimum <= number <= maximum:
             raise PydanticCustomError(
                 "range",
                 "must be between {minimum} and {maximum}, not {number}.",
-                {"minimum": minimum, "maximum": maximum, "number": number},
+                {"minimum": minimum, "maximum": maximum, "number": shown(number)},
             )
         return number
 
@@ -71,8 +108,8 @@ MaybeVersion = Annotated[Version | None, BeforeValidator(whole(1, MAX_INT))]
 
 def kind_of(value: Any) -> str:
     if not isinstance(value, str) or value.lower() not in KINDS:
-        raise PydanticCustomError("choice", 'must be "IMHOTEP" or "AMUN_RE".')
-    return KINDS[value.lower()]
+        raise PydanticCustomError("choice", f"must be {one_of(KIND_NAMES)}.")
+    return value.lower()
 
 
 def status_of(value: Any) -> str:
@@ -100,10 +137,12 @@ def json_object(value: str | None, name: str) -> JsonObject | None:
 Kind = Annotated[
     str,
     BeforeValidator(kind_of),
-    WithJsonSchema({"type": "string", "enum": ["IMHOTEP", "AMUN_RE"]}),
+    WithJsonSchema({"type": "string", "enum": list(KIND_NAMES)}),
 ]
 Status = Annotated[
     str, BeforeValidator(status_of), WithJsonSchema({"type": "string", "enum": list(STATUSES)})
 ]
+#: the ``{id}`` of a game in a path
+GameId = Annotated[str, Path(alias="id", description="The game's id.")]
 #: a game kind in a path: an unknown one is NOT_FOUND (see ``readmodels.kind_in_path``)
 KindInPath = Annotated[str, WithJsonSchema({"type": "string", "enum": sorted(KINDS)})]

@@ -1,5 +1,5 @@
-"""Players: registration, the caller, their token and their account (API.md "Players";
-README "Accounts")."""
+"""Players: registration, the caller, their token and their account (docs/API.md "Players";
+docs/accounts.md)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,25 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from service.api.rest.models import Player, PlayerSession, RegisterPlayer
+from service.api.rest.models import RegisterPlayer
 from service.api.rest.problems import errors
+from service.api.rest.responses import Player, PlayerSession
 from service.api.rest.routing import Caller, JsonRoute, Runtime, registration, run
+from service.api.rest.shaped import shown
+from service.api.shapes import players
 from service.app.errors import Unauthenticated
 
 router = APIRouter(route_class=JsonRoute)
+
+
+def player(who: Any) -> dict[str, Any]:
+    """A player as every answer shows one: the id and the name, nothing of the token."""
+    return shown(players.Player, players.player(who.player_id, who.name))
+
+
+def session(who: Any, token: str) -> dict[str, Any]:
+    """A player with their new token: the one time the token is shown."""
+    return shown(players.PlayerSession, players.session(who.player_id, who.name, token))
 
 
 @router.post(
@@ -26,8 +39,7 @@ router = APIRouter(route_class=JsonRoute)
 )
 @registration
 async def register_player(body: RegisterPlayer, rt: Runtime) -> Any:
-    caller, token = await run(rt, rt.app.accounts.register_player, body.name)
-    return {"player": {"id": caller.player_id, "name": caller.name}, "token": token}
+    return session(*await run(rt, rt.app.accounts.register_player, body.name))
 
 
 @router.get(
@@ -41,7 +53,7 @@ async def register_player(body: RegisterPlayer, rt: Runtime) -> Any:
 async def me(caller: Caller) -> Any:
     if not caller.is_player:
         raise Unauthenticated("No token was sent: you are a spectator.")
-    return {"id": caller.player_id, "name": caller.name}
+    return player(caller)
 
 
 @router.post(
@@ -53,8 +65,7 @@ async def me(caller: Caller) -> Any:
     responses=errors(401, 429),
 )
 async def rotate_token(caller: Caller, rt: Runtime) -> Any:
-    rotated, token = await run(rt, rt.app.accounts.rotate_token, caller)
-    return {"player": {"id": rotated.player_id, "name": rotated.name}, "token": token}
+    return session(*await run(rt, rt.app.accounts.rotate_token, caller))
 
 
 @router.post(

@@ -1,12 +1,15 @@
-"""What the REST responses show of games, events and summaries (shapes: ``models``)."""
+"""What the REST responses show of games, events and summaries: the snake_case data of their
+shapes (``service.api.shapes``), as ``shaped.shown`` makes it for their bodies (``responses``,
+``readbodies``)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from domain import actions
 from service.api.rest.routing import run
+from service.api.rest.shaped import shown
+from service.api.shapes import events, games, readmodels
 from service.app import numbering, views
 from service.app.clocks import clock_view, clock_view_at
 
@@ -30,70 +33,32 @@ def present_game(
     table = game.table
     log = log or numbering.Timeline(game.version, game.modified_on)
     legal = views.legal_actions(table, caller)
-    return {
+    unranked_reason = table.unranked_reason(imported=game.imported_by is not None)
+    source = table.forked_from and log.fork_source(table.forked_from)
+    data = {
         "id": str(game.id),
-        "kind": table.kind.upper(),
+        "kind": table.kind,
         "status": table.status,
         "options": table.options,
         "version": log.version,
-        "seedCommitment": table.seed_commitment,
-        "rulesVersion": table.rules_version,
-        "seats": [
-            {
-                "seat": s["seat"],
-                "player": {"id": s["player_id"], "name": s["name"]} if s["player_id"] else None,
-                "isBot": s["is_bot"],
-                "strategy": s["strategy"],
-                "takenOver": s["taken_over"],
-            }
-            for s in views.seat_list(table)
-        ],
-        "mySeat": views.my_seat(table, caller),
-        "activeSeats": views.active_seats(table),
+        "seed_commitment": table.seed_commitment,
+        "rules_version": table.rules_version,
+        "seats": [games.seat(s) for s in views.seat_list(table)],
+        "my_seat": views.my_seat(table, caller),
+        "active_seats": views.active_seats(table),
         "state": views.state(table, caller),
-        "legalActions": legal,
+        "legal_actions": legal,
         "moves": moves(table.kind, legal),
         "scores": views.scores(table),
         "result": views.result(table),
-        "forkedFrom": fork_source(table.forked_from and log.fork_source(table.forked_from)),
-        **ranking(table.unranked_reason(imported=game.imported_by is not None)),
-        "createdAt": game.created_on.isoformat(),
-        "updatedAt": log.updated.isoformat(),
-        "clock": present_clock(clock_view_at(table) if now is None else clock_view(table, now)),
+        "forked_from": games.fork_source(source) if source else None,
+        "ranked": unranked_reason is None,
+        "unranked_reason": unranked_reason,
+        "created_at": game.created_on,
+        "updated_at": log.updated,
+        "clock": clock_view_at(table) if now is None else clock_view(table, now),
     }
-
-
-def present_clock(view: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A timed table's clock (``service.app.clocks.clock_view``) as REST shows it."""
-    if view is None:
-        return None
-
-    def instant(ms: int | None) -> str | None:
-        return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat()
-
-    return {
-        "mode": view["mode"],
-        "moveMs": view["move_ms"],
-        "bankMs": view["bank_ms"],
-        "incrementMs": view["increment_ms"],
-        "onExpiry": view["on_expiry"],
-        "bot": view["bot"],
-        "now": instant(view["now"]),
-        "deadline": instant(view["deadline"]),
-        "seats": [
-            {
-                "seat": s["seat"],
-                "remainingMs": s["remaining_ms"],
-                "deadline": instant(s["deadline"]),
-                "running": s["running"],
-                "takenOver": s["taken_over"],
-                "timedOut": s["timed_out"],
-                "thinkingMs": s["thinking_ms"],
-                "turns": s["turns"],
-            }
-            for s in view["seats"]
-        ],
-    }
+    return shown(games.Game, data)
 
 
 def moves(kind: str, legal: list[Any]) -> list[dict[str, Any]]:
@@ -101,28 +66,17 @@ def moves(kind: str, legal: list[Any]) -> list[dict[str, Any]]:
     return [{"action": a, "label": actions.label(catalog, a), "type": a["type"]} for a in legal]
 
 
-def ranking(unranked_reason: str | None) -> dict[str, Any]:
-    return {"ranked": unranked_reason is None, "unrankedReason": unranked_reason}
+def present_event(event: dict[str, Any]) -> dict[str, Any]:
+    """An entry of the log as ``views.event`` shows it, as a ``GameEvent`` body."""
+    return shown(events.GameEvent, event)
 
 
-def fork_source(source: dict[str, Any] | None) -> dict[str, Any] | None:
-    if source is None:
-        return None
-    return {"gameId": source["game_id"], "version": source["version"], "seats": source.get("seats")}
-
-
-def present_event(shown: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "version": shown["version"],
-        "at": shown["at"].isoformat(),
-        "seat": shown["seat"],
-        "type": shown["type"],
-        "data": shown["data"],
-        "automatic": shown["automatic"],
-        "bySeat": shown["by_seat"],
-        "undone": shown["undone"],
-        "hash": shown["hash"],
-    }
+def present_step(
+    event: dict[str, Any], state: dict[str, Any], clock: dict[str, Any] | None
+) -> dict[str, Any]:
+    """A replay step as a ``ReplayStep`` body: the entry as ``views.event`` shows it, the state
+    right after it and the clock then (``clock_view_at``; ``None``: no clock)."""
+    return shown(events.ReplayStep, {"event": event, "state": state, "clock": clock})
 
 
 def present_events(
@@ -137,54 +91,18 @@ def present_events(
 
 
 def present_summary(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "gameId": row["game_id"],
-        "kind": row["kind"].upper(),
-        "status": row["status"],
-        "options": row["options"],
-        "seats": [
-            {
-                "seat": p["seat"],
-                "playerId": p["player_id"],
-                "name": p["name"],
-                "isBot": bool(p["bot"]),
-            }
-            for p in row["players"]
-        ],
-        "freeSeats": row["free_seats"],
-        "activeSeats": row["active_seats"],
-        "scores": row["scores"],
-        "winners": row["winners"],
-        "version": row["version"],
-        **ranking(row["unranked_reason"]),
-        "createdAt": row["created_at"],
-        "lastActivity": row["updated_at"],
-    }
+    """A row of the summaries as a ``GameSummary`` body (snake_case members)."""
+    return shown(readmodels.GameSummary, readmodels.summary(row))
 
 
 def present_profile(row: dict[str, Any]) -> dict[str, Any]:
-    played = row["games_played"]
-    return {
-        "playerId": row["player_id"],
-        "name": row["name"],
-        "gamesPlayed": played,
-        "gamesWon": row["games_won"],
-        "averageScore": row["total_score"] / played if played else 0.0,
-        "byKind": row["by_kind"],
-        "recentGames": row["recent"],
-        "averageThinkingMs": row["thinking_ms"] / row["timed_turns"]
-        if row.get("timed_turns")
-        else None,
-    }
+    """A player's row of the profiles as a ``Profile`` body: REST shows the records by kind as
+    the read model keeps them (games played, won, total score)."""
+    return shown(readmodels.Profile, {**readmodels.profile(row), "by_kind": row["by_kind"]})
 
 
-RATING_MEMBERS = ("player_id", "name", "rating", "games", "wins", "peak")
-
-
-def present_ratings(rows: list[dict[str, Any]], offset: int) -> dict[str, Any]:
-    return {
-        "items": [
-            {"rank": offset + n + 1, **{k: r[k] for k in RATING_MEMBERS}}
-            for n, r in enumerate(rows)
-        ]
-    }
+def present_ratings(rows: list[dict[str, Any]], offset: int) -> list[dict[str, Any]]:
+    """The leaderboard's ``rows`` from place ``offset + 1`` as ``Rating`` bodies."""
+    return [
+        shown(readmodels.Rating, readmodels.rating(offset + n + 1, r)) for n, r in enumerate(rows)
+    ]

@@ -1,4 +1,4 @@
-"""Failures as ``application/problem+json`` (RFC 9457) with the stable ``code`` of API.md.
+"""Failures as ``application/problem+json`` (RFC 9457) with the stable ``code`` of docs/API.md.
 
 Every way a REST request can fail ends here: the application's ``PapyrusError``, FastAPI's
 request validation (``BAD_INPUT``, worded for a person by ``in_words``), unknown paths

@@ -1,105 +1,63 @@
-"""The bodies of the read-model routes: summaries, the lobby, profiles, ratings, statistics."""
+"""The bodies of the read-model routes: summaries, the lobby, profiles, ratings, statistics.
+
+Their members are declared once, for both transports, in ``service.api.shapes.readmodels``;
+here they are derived (``service.api.rest.shaped``). A docstring is REST's own wording of the
+shape. The pages are the generic ``responses.Page``."""
 
 from __future__ import annotations
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-)
+from pydantic import BaseModel, ConfigDict, Field
 
-from service.api.rest.models import Shown, Timestamp
-from service.api.rest.params import (
-    JsonObject,
-    KindName,
-    StatusName,
-)
+from service.api.rest.models import Shown
+from service.api.rest.responses import CursorPage, Page
+from service.api.rest.shaped import rest_model
+from service.api.shapes import readmodels as shapes
 
 
+@rest_model(shapes.SummarySeat)
 class SummarySeat(Shown):
-    seat: int
-    player_id: str | None
-    name: str | None
-    is_bot: bool
+    pass
 
 
+@rest_model(shapes.GameSummary)
 class GameSummary(Shown):
-    game_id: str
-    kind: KindName
-    status: StatusName
-    options: JsonObject
-    seats: list[SummarySeat]
-    free_seats: int
-    active_seats: list[int]
-    scores: list[int]
-    winners: list[int] | None
-    version: int
-    ranked: bool = Field(description="The game counts in ratings, profiles and statistics.")
-    unranked_reason: str | None = Field(
-        description='Why it does not: "the creator chose the seed", "a fork" or "an imported '
-        'copy"; null for a ranked game.'
-    )
-    created_at: Timestamp
-    last_activity: Timestamp
+    pass
 
 
-class SummaryPage(Shown):
-    items: list[GameSummary]
-    next_cursor: str | None = Field(description="Send it as `cursor` for the next page.")
-    total_count: int = Field(
-        description="How many games match the filters, over every page (not this page alone)."
-    )
+class SummaryPage(CursorPage[GameSummary]):
+    """A page of game summaries."""
 
 
+@rest_model(shapes.Profile)
 class Profile(Shown):
-    player_id: str
-    name: str
-    games_played: int
-    games_won: int
-    average_score: float
-    by_kind: dict[str, JsonObject]
-    recent_games: list[JsonObject]
-    average_thinking_ms: float | None = Field(
-        None,
-        description="Average thinking time per timed turn over the player's finished games at "
-        "timed tables, in milliseconds (null: none yet).",
-    )
+    pass
 
 
+@rest_model(shapes.Rating)
 class Rating(BaseModel):
     """A leaderboard line (snake_case members, as the read model has them)."""
 
     model_config = ConfigDict(extra="forbid")
-    rank: int
-    player_id: str
-    name: str
-    rating: float
-    games: int
-    wins: int
-    peak: float
 
 
-class Leaderboard(Shown):
-    items: list[Rating]
+class Leaderboard(Page[Rating]):
+    """A page of a game kind's leaderboard, best rating first."""
+
     total_count: int = Field(description="How many players the leaderboard ranks, every page.")
 
 
+@rest_model(shapes.ScoreSource)
 class ScoringSource(BaseModel):
     model_config = ConfigDict(extra="allow")
-    source: str
-    points: int
-    average_per_game: float
 
 
+@rest_model(shapes.Statistics)
 class Statistics(BaseModel):
     """Points by scoring source, as the read model has them (snake_case members)."""
 
     model_config = ConfigDict(extra="allow")
-    kind: str
-    games: int
-    sources: list[ScoringSource]
 
 
+@rest_model(shapes.ReadModelStatus)
 class ReadModelStatus(Shown):
-    store_position: int = Field(description="The last notification the event store holds.")
-    read_models: dict[str, int] = Field(description="How far each read model has applied it.")
+    pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ from service.api.rest.params import (
     MaybeCount,
     Status,
     json_object,
+    one_of,
 )
 from service.api.rest.params import Count as Offset
 from service.api.rest.presenters import present_profile, present_ratings, present_summary
@@ -27,6 +29,8 @@ from service.api.rest.readbodies import (
     SummaryPage,
 )
 from service.api.rest.routing import JsonRoute, Runtime, run
+from service.api.rest.shaped import shown
+from service.api.shapes import readmodels as shapes
 from service.app.errors import NotFound
 
 router = APIRouter(route_class=JsonRoute)
@@ -83,34 +87,33 @@ def listing(
 Listed = Annotated[Listing, Depends(listing)]
 
 
-async def summary_count(rt: Any, listed: Listing, *, lobby: bool = False) -> int:
-    """How many games the listing's filters match, over every page (one SQL ``COUNT``)."""
-    return int(await run(rt, rt.app.readmodels.count_summaries, **listed.filters(lobby)))
-
-
-async def summary_rows(
-    rt: Any, listed: Listing, *, lobby: bool = False
-) -> tuple[list[dict[str, Any]], str | None]:
-    """One page of summary rows, and the cursor of the next page (None on the last)."""
+async def summary_page(
+    rt: Any,
+    listed: Listing,
+    *,
+    lobby: bool = False,
+    items: Callable[[list[dict[str, Any]]], Awaitable[list[Any]]] | None = None,
+) -> dict[str, Any]:
+    """One page of the listing, newest first: its items (the summaries, or what ``items`` makes
+    of their rows), the cursor of the next page (None on the last) and how many games the
+    filters match over every page (one SQL ``COUNT``)."""
     models = rt.app.readmodels
     if listed.min_position is not None:
-        await run(rt, models.wait_for, listed.min_position)
-    rows = await run(
-        rt,
-        models.summaries,
-        **listed.filters(lobby),
-        limit=listed.limit + 1,
-        before_seq=listed.before_seq,
-    )
+        await run(rt, models.wait_for_public, listed.min_position)
+    filters = listed.filters(lobby)
     limit = listed.limit
+    rows = await run(rt, models.summaries, **filters, limit=limit + 1, before_seq=listed.before_seq)
     next_cursor = str(rows[limit - 1]["seq"]) if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    rows = rows[:limit]
+    page = [present_summary(r) for r in rows] if items is None else await items(rows)
+    total = int(await run(rt, models.count_summaries, **filters))
+    return {"items": page, "next_cursor": next_cursor, "total_count": total}
 
 
 def kind_in_path(kind: Annotated[KindInPath, Path()]) -> str:
     if kind.lower() not in KINDS:
-        raise NotFound(f'There is no game kind {kind.lower()!r}: use "imhotep" or "amun_re".')
-    return KINDS[kind.lower()]
+        raise NotFound(f"There is no game kind {kind.lower()!r}: use {one_of(KINDS)}.")
+    return kind.lower()
 
 
 KindOfPath = Annotated[str, Depends(kind_in_path)]
@@ -125,13 +128,7 @@ KindOfPath = Annotated[str, Depends(kind_in_path)]
     responses=errors(422),
 )
 async def summaries(rt: Runtime, listed: Listed) -> Any:
-    rows, next_cursor = await summary_rows(rt, listed)
-    total = await summary_count(rt, listed)
-    return {
-        "items": [present_summary(r) for r in rows],
-        "nextCursor": next_cursor,
-        "totalCount": total,
-    }
+    return await summary_page(rt, listed)
 
 
 @router.get(
@@ -143,13 +140,7 @@ async def summaries(rt: Runtime, listed: Listed) -> Any:
     responses=errors(422),
 )
 async def lobby(rt: Runtime, listed: Listed) -> Any:
-    rows, next_cursor = await summary_rows(rt, listed, lobby=True)
-    total = await summary_count(rt, listed, lobby=True)
-    return {
-        "items": [present_summary(r) for r in rows],
-        "nextCursor": next_cursor,
-        "totalCount": total,
-    }
+    return await summary_page(rt, listed, lobby=True)
 
 
 @router.get(
@@ -178,7 +169,7 @@ async def profile(rt: Runtime, player_id: Annotated[str, Path(alias="id")]) -> A
 async def leaderboard(rt: Runtime, kind: KindOfPath, limit: Limit = 50, offset: Offset = 0) -> Any:
     rows = await run(rt, rt.app.readmodels.leaderboard, kind, limit, offset)
     total = await run(rt, rt.app.readmodels.count_ratings, kind)
-    return {**present_ratings(rows, offset), "totalCount": total}
+    return {"items": present_ratings(rows, offset), "total_count": total}
 
 
 @router.get(
@@ -190,7 +181,7 @@ async def leaderboard(rt: Runtime, kind: KindOfPath, limit: Limit = 50, offset: 
     responses=errors(404, 422),
 )
 async def statistics(rt: Runtime, kind: KindOfPath) -> Any:
-    return await run(rt, rt.app.readmodels.statistics, kind)
+    return shown(shapes.Statistics, await run(rt, rt.app.readmodels.statistics, kind))
 
 
 @router.get(
@@ -202,6 +193,5 @@ async def statistics(rt: Runtime, kind: KindOfPath) -> Any:
     responses=errors(),
 )
 async def read_models(rt: Runtime) -> Any:
-    positions = await run(rt, rt.app.readmodels.positions)
-    head = await run(rt, rt.app.readmodels.store_position)
-    return {"storePosition": head, "readModels": positions}
+    head, positions = await run(rt, rt.app.readmodels.public_positions)
+    return shown(shapes.ReadModelStatus, {"store_position": head, "read_models": positions})

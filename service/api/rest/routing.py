@@ -23,8 +23,6 @@ soon as its bytes pass the limit (``Content-Length`` or not), without reading th
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
@@ -33,7 +31,8 @@ from fastapi.routing import APIRoute
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
-from service.api.bodies import CLIENT_GONE, BodyTooLarge, NotJson, parse_json
+from service.api.bodies import CLIENT_GONE, BodyTooLarge, NotJson, parse_large_json
+from service.api.bridge import on_worker
 from service.api.observability import client_address
 from service.api.rest.models import Unreadable
 from service.api.rest.problems import problem
@@ -49,10 +48,9 @@ Runtime = Annotated[Any, Depends(runtime)]
 
 
 async def run(rt: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)`` on the runtime's worker threads, through its circuit breaker."""
-    work = functools.partial(fn, **kwargs) if kwargs else fn
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(rt.executor, lambda: rt.app.breaker.call(work, *args))
+    """``fn(*args, **kwargs)`` on the runtime's worker threads, through its circuit breaker
+    (``service.api.bridge``)."""
+    return await on_worker(rt.executor, rt.app.breaker, fn, *args, **kwargs)
 
 
 async def caller(request: Request, rt: Runtime) -> Any:
@@ -115,7 +113,7 @@ async def read_json(request: Request, limit: int) -> Any:
     if not raw.strip():
         return {}
     try:
-        return parse_json(raw)
+        return await parse_large_json(raw)  # a large body off the event loop
     except NotJson as refused:
         return Unreadable(refused.message)
 

@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Depends, Request
 
-from service.api.rest.caching import final_answer, is_final
-from service.api.rest.games import GameId
-from service.api.rest.models import (
-    AnswerUndo,
-    EventPage,
-    ForkGame,
-    Game,
-    ReplayPage,
-    RequestUndo,
-    Verification,
-)
-from service.api.rest.params import Count, JsonObject, Limit, MaybeVersion
-from service.api.rest.presenters import present_clock, present_event, presented
+from service.api.rest.caching import final_answer, game_answer
+from service.api.rest.commands import command, omissible
+from service.api.rest.models import AnswerUndo, ForkGame, RequestUndo
+from service.api.rest.params import Count, GameId, JsonObject, Limit, MaybeVersion
+from service.api.rest.presenters import present_event, present_step
 from service.api.rest.problems import errors
-from service.api.rest.routing import Caller, JsonRoute, Runtime, body_limit, run
+from service.api.rest.responses import EventPage, ReplayPage, Verification
+from service.api.rest.routing import Caller, JsonRoute, Runtime, run
 from service.app import numbering, views
 from service.app.clocks import clock_view_at
 
 router = APIRouter(route_class=JsonRoute)
+
+
+@dataclass(frozen=True, slots=True)
+class LogPage:
+    """What a page of the caller's log asks: the game, the caller's log of it, and the page
+    (entries after ``after``, ``limit`` at most)."""
+
+    game: Any
+    log: numbering.Timeline
+    after: int
+    limit: int
+
+
+async def log_page(
+    rt: Runtime, caller: Caller, game_id: GameId, after: Count = 0, limit: Limit = 100
+) -> LogPage:
+    """The page that ``events`` and ``replay`` take (a dependency: their parameters are
+    declared once), with the game and the caller's log of it read on the workers."""
+    game, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
+    return LogPage(game, log, after, limit)
+
+
+Paged = Annotated[LogPage, Depends(log_page)]
 
 
 @router.get(
@@ -35,19 +52,14 @@ router = APIRouter(route_class=JsonRoute)
     response_model=EventPage,
     responses=errors(401, 404, 422),
 )
-async def events(
-    rt: Runtime,
-    caller: Caller,
-    game_id: GameId,
-    request: Request,
-    after: Count = 0,
-    limit: Limit = 100,
-) -> Any:
-    game, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
-    shown, more = await run(rt, numbering.page, rt.app.tables, game, caller, log, after, limit)
+async def events(rt: Runtime, caller: Caller, request: Request, asked: Paged) -> Any:
+    game, log = asked.game, asked.log
+    shown, more = await run(
+        rt, numbering.page, rt.app.tables, game, caller, log, asked.after, asked.limit
+    )
     items = [present_event(e) for e in shown]
     page = {"items": items, "nextAfter": items[-1]["version"] if more and items else None}
-    return final_answer(request, EventPage, page) if is_final(game.table.status) else page
+    return game_answer(request, game, EventPage, page)
 
 
 @router.get(
@@ -77,27 +89,20 @@ async def state_at(
     response_model=ReplayPage,
     responses=errors(401, 404, 422),
 )
-async def replay(
-    rt: Runtime,
-    caller: Caller,
-    game_id: GameId,
-    request: Request,
-    after: Count = 0,
-    limit: Limit = 100,
-) -> Any:
-    current, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
+async def replay(rt: Runtime, caller: Caller, request: Request, asked: Paged) -> Any:
+    current, log = asked.game, asked.log
     revealed = views.is_revealed(current.table)
-    window = numbering.replay_window(log, after, limit)
+    window = numbering.replay_window(log, asked.after, asked.limit)
 
     def steps() -> list[dict[str, Any]]:
         if window is None:
             return []
         return [
-            {
-                "event": present_event(views.event(current.table, entry, caller, log)),
-                "state": views.state(table, caller, revealed=revealed),
-                "clock": present_clock(clock_view_at(table)),
-            }
+            present_step(
+                views.event(current.table, entry, caller, log),
+                views.state(table, caller, revealed=revealed),
+                clock_view_at(table),
+            )
             for table, entry in rt.app.audit.replay(str(current.id), *window)
             if log.sees(entry.version)
         ]
@@ -105,7 +110,7 @@ async def replay(
     items = await run(rt, steps)
     last = items[-1]["event"]["version"] if items else None
     page = {"items": items, "nextAfter": last if last is not None and last < log.version else None}
-    return final_answer(request, ReplayPage, page) if is_final(current.table.status) else page
+    return game_answer(request, current, ReplayPage, page)
 
 
 @router.get(
@@ -140,57 +145,43 @@ async def export_game(rt: Runtime, game_id: GameId, request: Request) -> Any:
     return final_answer(request, None, await run(rt, rt.app.archive.export, game_id))
 
 
-@router.post(
+command(
+    router,
     "/games/import",
+    Annotated[JsonObject, Body(title="Document", description="What `exportGame` gave.")],
+    lambda app, caller, document: app.archive.import_game(caller, document),
     tags=["audit"],
     operation_id="importGame",
     summary="Check an exported game and store it as a new finished game",
     status_code=201,
-    response_model=Game,
     responses=errors(401, 422),
+    limit="max_import_bytes",
 )
-@body_limit("max_import_bytes")
-async def import_game(
-    rt: Runtime,
-    caller: Caller,
-    document: Annotated[JsonObject, Body(description="What `exportGame` gave.")],
-) -> Any:
-    return await presented(rt, await run(rt, rt.app.archive.import_game, caller, document), caller)
-
-
-@router.post(
+command(
+    router,
     "/games/{id}/undo",
+    omissible(RequestUndo),
+    lambda app, caller, game_id, body: app.undo.request_undo(caller, game_id, body.to_version),
     tags=["play"],
     operation_id="requestUndo",
     summary="Take actions back (default: your last action)",
-    response_model=Game,
     responses=errors(401, 403, 404, 409, 422),
 )
-async def request_undo(
-    rt: Runtime,
-    caller: Caller,
-    game_id: GameId,
-    body: Annotated[RequestUndo, Body(default_factory=RequestUndo)],
-) -> Any:
-    game = await run(rt, rt.app.undo.request_undo, caller, game_id, body.to_version)
-    return await presented(rt, game, caller)
-
-
-@router.post(
+command(
+    router,
     "/games/{id}/undo/answer",
+    AnswerUndo,
+    lambda app, caller, game_id, body: app.undo.answer_undo(caller, game_id, body.accept),
     tags=["play"],
     operation_id="answerUndo",
     summary="Accept or refuse the pending undo request",
-    response_model=Game,
     responses=errors(401, 403, 404, 409, 422),
 )
-async def answer_undo(rt: Runtime, caller: Caller, game_id: GameId, body: AnswerUndo) -> Any:
-    game = await run(rt, rt.app.undo.answer_undo, caller, game_id, body.accept)
-    return await presented(rt, game, caller)
-
-
-@router.post(
+command(
+    router,
     "/games/{id}/fork",
+    ForkGame,
+    lambda app, caller, game_id, body: app.forks.fork(caller, game_id, body.at_version),
     tags=["games"],
     operation_id="forkGame",
     summary="A sandbox table starting from a game at a version",
@@ -199,9 +190,5 @@ async def answer_undo(rt: Runtime, caller: Caller, game_id: GameId, body: Answer
     "seats could see, everything hidden from them re-dealt from the fork's own seed, and seats "
     "the player at those seats.",
     status_code=201,
-    response_model=Game,
     responses=errors(401, 403, 404, 422),
 )
-async def fork_game(rt: Runtime, caller: Caller, game_id: GameId, body: ForkGame) -> Any:
-    game = await run(rt, rt.app.forks.fork, caller, game_id, body.at_version)
-    return await presented(rt, game, caller)

@@ -53,6 +53,19 @@ def due_bot(table: tables.Table) -> tuple[int, str] | None:
     return None
 
 
+def bots_alone(table: tables.Table) -> bool:
+    """A running game where no person holds any seat: nothing to wait for, it ends at once
+    (``BotDriver``: ``tables.abandoned_for_bots``)."""
+    return table.status == tables.ACTIVE and not table.person_seats()
+
+
+def unattended(table: tables.Table) -> bool:
+    """A running game whose persons' seats are all taken over by bots after their time ran
+    out: no bot plays it (nobody would be playing against them); it waits for a person to
+    reclaim their seat, and ends at ``Table.unattended_until`` (the clock scheduler)."""
+    return table.status == tables.ACTIVE and bool(table.person_seats()) and not table.human_seats()
+
+
 def record_bot_move(game: GameTable, seat: int, action: JSON) -> None:
     """Record the bot's ``action`` for ``seat`` as the command ``bot:<seat>:<version>``, with
     the table's randomness at this version, then the end of the game if it came."""

@@ -10,6 +10,7 @@ from the bot's generator, never from the table's seed.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from domain.contract import JSON, Rules
@@ -28,7 +29,7 @@ def ranked(
     ``seat`` on ``position``."""
     out = []
     for index, action in enumerate(actions):
-        _, after = play(rules, position.__deepcopy__({}), seat, action, rng)
+        _, after = play(rules, copy.deepcopy(position), seat, action, rng)
         out.append((evaluation.value(rules, after, seat), index))
     return out
 

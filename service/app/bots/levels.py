@@ -10,7 +10,7 @@ play and take-over commands and ``bench/bots.py`` all come here). Levels:
   always; blind to anything beyond the move.
 * ``mcts`` (``mcts.py``): information-set Monte Carlo tree search over the pure engine (one tree
   over determinizations, SO-ISMCTS), an iteration budget by default (reproducible moves), a time
-  budget on request. The strongest level (figures: README "Bot levels", ``bench/bots.py``).
+  budget on request. The strongest level (figures: docs/bots.md "Strength", ``bench/bots.py``).
 
 **Secrecy.** A bot never reads hidden information from the true state: ``greedy`` and ``mcts``
 look only at determinizations, positions drawn by ``Rules.fork(state, [seat], rng)`` (what the
@@ -19,7 +19,8 @@ rank are the determinization's. ``Rules.fork`` depends only on the seat's view a
 two true states the seat cannot tell apart give the same choice (``tests/test_bots.py``).
 
 **Reproducibility.** Each decision draws from ``bot_rng(level, seed, version, seat)``; a move is
-a function of the log (the table's seed and version) unless a time budget is asked for.
+a function of the log (the table's seed and version) unless a time budget is asked for, or the
+wall-time ``bound`` of a busy server cuts the iterations short (``Budget``).
 """
 
 from __future__ import annotations
@@ -37,13 +38,24 @@ LEVELS = ("random", "greedy", "mcts")
 DEFAULT_LEVEL = "random"
 
 
+#: the levels whose move is a search (hundreds of milliseconds of CPU: docs/bots.md "Bot levels"):
+#: the bot driver thinks for them in its search lane, with a bounded time, and an account may
+#: seat only so many of them (``service.app.bots.bounds``); ``greedy`` looks one move ahead
+#: (1-2 ms a move, as cheap as the command that records it) and plays in the quick lane
+SEARCHING = frozenset({"mcts"})
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much search ``mcts`` may spend on one move: ``iterations`` (reproducible), or
-    ``seconds`` of wall time when given (bench and live play; not reproducible)."""
+    ``seconds`` of wall time when given (bench; not reproducible). ``bound``: seconds of wall
+    time after which the iterations stop early (the server's bound on think time: a move cut
+    short is no longer a function of the log alone, but it is recorded in the log, so replays
+    and verification never think again)."""
 
     iterations: int = 200
     seconds: float | None = None
+    bound: float | None = None
 
 
 DEFAULT_BUDGET = Budget()

@@ -14,14 +14,15 @@ Single-observer ISMCTS (Cowling, Powley, Whitehouse 2012) with UCT selection:
    expanded first. In a simultaneous step (Amun-Re's Offering) the lowest active seat moves
    first in the tree, the bot's own seat at the root.
 3. **Roll out.** Random legal actions (an active seat drawn at random) until the game ends or
-   ``ROLLOUT_DEPTH`` actions were played; a finished game is worth its win share (a tie shares)
-   blended with the final margin, a cut-off one is worth its projected margin
+   the game's ``rollout_depth`` actions were played; a finished game is worth its win share
+   (a tie shares) blended with the final margin, a cut-off one is worth its projected margin
    (``evaluation.projected``), both squashed into [0, 1] per seat.
 4. **Back up** the reward vector along the path; after the budget the most visited root action
    is played.
 
 The budget is an iteration count by default (``Budget.iterations``: the move is a function of
-the seed, the version and the seat's view) or wall time (``Budget.seconds``).
+the seed, the version and the seat's view) or wall time (``Budget.seconds``); either way a
+wall-time ``Budget.bound`` stops the iterations early (the bot driver's bound on think time).
 """
 
 from __future__ import annotations
@@ -33,15 +34,12 @@ from typing import Any
 
 from domain.contract import JSON, Rules
 from domain.engine import play
+from domain.registry import game
 from service.app.bots import evaluation
 from service.app.bots.levels import Budget, bot_rng, determinize
 
 #: exploration constant of UCT, for rewards in [0, 1]
 EXPLORATION = 0.7
-#: actions played in a rollout before the position is valued instead of finished
-ROLLOUT_DEPTH = {"imhotep": 200, "amun_re": 60}
-#: points of margin worth "clearly ahead" (the squash's scale)
-MARGIN_SCALE = {"imhotep": 10.0, "amun_re": 12.0}
 #: the weight of the win share in a finished game's reward (the rest is the margin)
 WIN_WEIGHT = 0.75
 
@@ -69,7 +67,7 @@ def squash(margin: float, scale: float) -> float:
 
 def rewards(rules: Rules[Any], position: Any, seats: int) -> list[float]:
     """Each seat's reward in [0, 1] for a finished or cut-off ``position`` (module doc)."""
-    scale = MARGIN_SCALE[rules.kind]
+    scale = game(rules.kind).margin_scale  # points of margin worth "clearly ahead"
     outcome = rules.outcome(position)
     if outcome is None:
         points = evaluation.projected(rules, position)
@@ -93,8 +91,10 @@ def choose(
         return actions[0]
     seats = len(rules.scores(first))
     root = Node(seat)
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    depth_limit = ROLLOUT_DEPTH[rules.kind]
+    started = time.perf_counter()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    bound = None if budget.bound is None else started + budget.bound
+    depth_limit = game(rules.kind).rollout_depth  # then the position is valued
     iteration = 0
     while True:
         if deadline is not None:
@@ -102,6 +102,8 @@ def choose(
                 break
         elif iteration >= budget.iterations:
             break
+        if bound is not None and iteration and time.perf_counter() >= bound:
+            break  # the server's bound on think time (at least one iteration always runs)
         position = first if iteration == 0 else determinize(rules, state, seat, rng)
         iteration += 1
         node, path = root, [root]

@@ -1,14 +1,16 @@
-"""GraphiQL served by Papyrus itself: no CDN, so it works offline (API.md "Transport").
+"""GraphiQL served by Papyrus itself: no CDN, so it works offline (docs/API.md "Transport").
 
 The browser files of pinned npm packages (React, ReactDOM, GraphiQL, whose UMD build bundles the
 ``graphql-ws`` client) are committed under ``static/`` beside each package's LICENSE; they come
 from ``package.json`` / ``package-lock.json`` here through ``scripts/graphiql_assets.sh``. Running
 the server needs neither npm nor the internet.
 
-``page(assets)`` is the HTML of the console, loading those files from ``assets`` (the URL path
-the files are served under). Queries and mutations go over HTTP POST to ``/graphql``;
-subscriptions go over the websocket (``graphql-transport-ws`` on ``/graphql``), with the Headers
-pane sent as the ``connection_init`` payload.
+``page(assets, own)`` is the HTML of the console, loading those files from ``assets`` (the URL
+path the files are served under) and its own start script and stylesheet (``page/``, kept apart
+from the npm files, which the script replaces) from ``own``: no inline script or style, for the
+page's Content-Security-Policy (``service.api.security_headers``). Queries and mutations go
+over HTTP POST to ``/graphql``; subscriptions go over the websocket (``graphql-transport-ws``
+on ``/graphql``), with the Headers pane sent as the ``connection_init`` payload.
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from pathlib import Path
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
 
+from domain import registry
+from service.api.graphql.actioninput import GENERATION
+
 STATIC = Path(__file__).parent / "static"
+#: the page's own files (its start script and stylesheet), apart from the pinned npm files
+PAGE_FILES = Path(__file__).parent / "page"
 
 # past this many tokens the check gives up and leaves the document to the schema's own limits
 SUBSCRIPTION_CHECK_TOKENS = 20_000
@@ -33,7 +40,7 @@ SCRIPTS = (
 )
 STYLES = ("graphiql/graphiql.min.css",)
 
-EXAMPLES = """\
+_EXAMPLES = """\
 # Papyrus: a first game, step by step.
 # Run one operation at a time: the play button
 # (or Ctrl-Enter) asks which one.
@@ -54,7 +61,7 @@ EXAMPLES = """\
 #    Run GameEvents in a second tab (+) to watch every
 #    event arrive live.
 #    ActTyped sends an action as a typed input instead
-#    (here: take stones from the quarry, Imhotep).
+#    (here: @TYPED_LABEL@, @GAME@).
 # 6. Replay: the state right after event "version".
 
 mutation RegisterPlayer($name: String!) {
@@ -65,7 +72,7 @@ mutation RegisterPlayer($name: String!) {
 }
 
 mutation CreateGame {
-  createGame(input: {kind: IMHOTEP, seats: 2}) {
+  createGame(input: {kind: @KIND@, seats: @SEATS@}) {
     id
     status
     seats { seat isBot player { name } }
@@ -107,9 +114,9 @@ mutation Act($gameId: ID!, $action: JSON!) {
 
 # the same action typed: one member of ActionInput per game
 # kind and action, its parameters as enums and numbers
-# (actionCatalog(kind: IMHOTEP) lists them, with labels)
+# (actionCatalog(kind: @KIND@) lists them, with labels)
 mutation ActTyped($gameId: ID!) {
-  act(gameId: $gameId, typedAction: {imhotepGetStones: true}) {
+  act(gameId: $gameId, typedAction: {@TYPED@: true}) {
     game { version status activeSeats }
     events { version seat type data }
   }
@@ -133,6 +140,28 @@ query Replay($gameId: ID!, $version: Int!) {
 }
 """
 
+
+
+def _examples() -> str:
+    """The walk-through, on the first registered game: its kind, its fewest seats, and an
+    action of it that takes no parameter for the typed example."""
+    game = registry.games()[0]
+    members = [member for member in GENERATION.members if member.kind == game.kind]
+    typed = next(member for member in members if not member.spec.params)
+    text = _EXAMPLES
+    for token, value in (
+        ("@KIND@", game.kind.upper()),
+        ("@SEATS@", str(game.rules.min_seats)),
+        ("@GAME@", game.name),
+        ("@TYPED@", typed.graphql),
+        ("@TYPED_LABEL@", typed.spec.label[:1].lower() + typed.spec.label[1:]),
+    ):
+        text = text.replace(token, value)
+    return text
+
+
+EXAMPLES = _examples()
+
 VARIABLES = """\
 {
   "name": "alice",
@@ -149,64 +178,35 @@ PAGE = """\
     <meta charset="utf-8">
     <title>Papyrus GraphiQL</title>
     <link rel="icon" href="data:,">
-    <style>
-      body {{ height: 100%; margin: 0; width: 100%; overflow: hidden; }}
-      #graphiql {{ height: 100vh; display: flex; }}
-    </style>
 {styles}
 {scripts}
   </head>
   <body>
     <div id="graphiql" class="graphiql-container">Loading GraphiQL…</div>
-    <script>
-      const EXAMPLES = {examples};
-      const VARIABLES = {variables};
-      const httpUrl = new URL(window.location.href);
-      httpUrl.search = "";
-      httpUrl.hash = "";
-      const wsUrl = new URL(httpUrl);
-      wsUrl.protocol = httpUrl.protocol === "https:" ? "wss:" : "ws:";
-      // queries and mutations over HTTP POST; subscriptions over graphql-transport-ws,
-      // the Headers pane (with its Authorization) being the connection_init payload
-      const fetcher = GraphiQL.createFetcher({{
-        url: httpUrl.toString(),
-        subscriptionUrl: wsUrl.toString(),
-        enableIncrementalDelivery: false,
-      }});
-      const root = ReactDOM.createRoot(document.getElementById("graphiql"));
-      root.render(
-        React.createElement(GraphiQL, {{
-          fetcher: fetcher,
-          defaultQuery: EXAMPLES,
-          variables: VARIABLES,
-          defaultEditorToolsVisibility: true,
-          isHeadersEditorEnabled: true,
-          shouldPersistHeaders: false,
-          inputValueDeprecation: true,
-        }}),
-      );
-    </script>
+    <script type="application/json" id="papyrus-console">{settings}</script>
+    <script src="{own}/console.js"></script>
   </body>
 </html>
 """
 
 
-def _script_json(value: str) -> str:
-    """A JS string literal safe inside <script> (no "</script>" can end it early)."""
+def _script_json_value(value: object) -> str:
+    """JSON safe inside a <script> element (no "</script>" can end it early)."""
     return json.dumps(value).replace("<", "\\u003c")
 
 
-def page(assets: str) -> str:
-    """The console's HTML, loading its files from the URL path ``assets``."""
+def page(assets: str, own: str) -> str:
+    """The console's HTML, loading the pinned files from the URL path ``assets`` and its own
+    (``PAGE_FILES``: the start script and stylesheet) from ``own``. No inline script or style:
+    the examples travel in a JSON data block, which the page's Content-Security-Policy lets
+    through because it never runs."""
     base = html.escape(assets.rstrip("/"), quote=True)
-    styles = "\n".join(f'    <link rel="stylesheet" href="{base}/{name}">' for name in STYLES)
+    mine = html.escape(own.rstrip("/"), quote=True)
+    stylesheets = [f"{base}/{name}" for name in STYLES] + [f"{mine}/console.css"]
+    styles = "\n".join(f'    <link rel="stylesheet" href="{href}">' for href in stylesheets)
     scripts = "\n".join(f'    <script src="{base}/{name}"></script>' for name in SCRIPTS)
-    return PAGE.format(
-        styles=styles,
-        scripts=scripts,
-        examples=_script_json(EXAMPLES),
-        variables=_script_json(VARIABLES),
-    )
+    settings = _script_json_value({"examples": EXAMPLES, "variables": VARIABLES})
+    return PAGE.format(styles=styles, scripts=scripts, settings=settings, own=mine)
 
 
 SUBSCRIPTION_OVER_HTTP = (

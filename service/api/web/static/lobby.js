@@ -1,58 +1,24 @@
-// The lobby: register, open tables (with options and free seats), create a table with every
-// option of both games, join, add bots, the running games to watch; live from lobbyChanged.
+// The lobby: register, open tables (with options and free seats), create a table of any game
+// the server plays (`gameKinds`) with every option its board module offers, join, add bots, the
+// running games to watch; live from lobbyChanged.
 
 import {gql, player, setToken, subscribe, token, whoAmI} from "./api.js";
 import {coalesced, navigate, problem, renderWho} from "./app.js";
-import {ADD_BOT, CREATE_GAME, JOIN_GAME, LOBBY, LOBBY_CHANGED, MY_GAMES, REGISTER} from "./queries.js";
+import {boardOf, gameKinds} from "./kinds.js";
+import {ADD_BOT, JOIN_GAME, LOBBY, LOBBY_CHANGED, MY_GAMES, REGISTER} from "./queries.js";
 import {h} from "./svg.js";
+import {levelSelect, tableForm} from "./tableform.js";
 
-const KINDS = {
-  IMHOTEP: {name: "Imhotep", min: 2, max: 4},
-  AMUN_RE: {name: "Amun-Re", min: 3, max: 5},
-};
-const IMHOTEP_SITES = [
-  ["market", "Market"], ["pyramids", "Pyramids"], ["temple", "Temple"],
-  ["burial_chamber", "Burial chamber"], ["obelisks", "Obelisks"],
-];
-const IMHOTEP_COLOURS = ["black", "white", "brown", "gray"];
-//: the bot levels a table offers (README "Bot levels"; addBot's `strategy`)
-const BOT_LEVELS = [
-  ["random", "random (instant, plays any legal move)"],
-  ["greedy", "greedy (best immediate gain)"],
-  ["mcts", "mcts (searches; the strongest)"],
-];
-const AMUNRE_FLAGS = [
-  ["classic_bank_majority", "Classic bank majority"],
-  ["no_farmer_points", "No farmer points"],
-  ["afterlife", "Afterlife module"],
-  ["statues", "Statues module"],
-  ["pharaoh", "Pharaoh module"],
-  ["promo_favours", "Promo Favour cards"],
-];
-
-// A one-line description of a table's options.
-export function describeOptions(kind, options, clock = null) {
-  const parts = [];
+// A one-line description of a table's options: the game's own (in its board's words), who
+// starts, the time control.
+function describeOptions(board, options, clock = null) {
   if (!options) return "";
-  if (kind === "IMHOTEP") {
-    const sides = options.sides || {};
-    const values = IMHOTEP_SITES.map(([key]) => sides[key] || "A");
-    if (values.every((v) => v === values[0])) parts.push(`all sides ${values[0]}`);
-    else parts.push(IMHOTEP_SITES.map(([key, label], i) => `${label} ${values[i]}`).join(", "));
-    if (options.wrath_of_the_pharaoh) parts.push("Wrath of the Pharaoh");
-    if (Array.isArray(options.colours) && options.colours.some((c, i) => c !== IMHOTEP_COLOURS[i])) {
-      parts.push(`colours ${options.colours.join("/")}`);
-    }
-  } else {
-    for (const [key, label] of AMUNRE_FLAGS) if (options[key]) parts.push(label);
-    if (!parts.length) parts.push("base game");
-  }
+  const parts = [board ? board.describeOptions(options) : JSON.stringify(options)];
   if (options.start_player !== undefined && options.start_player !== "random") {
     parts.push(`seat ${options.start_player} starts`);
   }
-  const timed = describeClock(clock);
-  if (timed) parts.push(timed);
-  return parts.join(" · ");
+  parts.push(describeClock(clock));
+  return parts.filter(Boolean).join(" · ");
 }
 
 function minutes(ms) {
@@ -71,11 +37,6 @@ export function describeClock(clock) {
   return `${minutes(clock.bankMs)} + ${Math.round((clock.incrementMs || 0) / 1000)} s per move, ${when}`;
 }
 
-function levelSelect(id, label) {
-  return h("select", {id, "data-testid": id, "aria-label": label},
-    BOT_LEVELS.map(([value, text]) => h("option", {value}, text)));
-}
-
 function seatList(summary) {
   const taken = new Map(summary.seats.filter((s) => s.isBot || s.playerId).map((s) => [s.seat, s]));
   const total = summary.seats.length >= taken.size + summary.freeSeats
@@ -91,7 +52,10 @@ function seatList(summary) {
 
 export async function showLobby(root) {
   let alive = true;
-  await whoAmI();
+  const [kinds] = await Promise.all([gameKinds(), whoAmI()]);
+  // every game's board module: its option controls and the words for its tables' options
+  const boards = new Map(await Promise.all(kinds.map(async (k) => [k.kind, await boardOf(k.kind)])));
+  const kindInfo = (kind) => kinds.find((k) => k.kind === kind);
   const status = h("p", {class: "live", "data-testid": "live", "aria-live": "polite"}, "Connecting…");
   const message = h("div", {"aria-live": "assertive"});
   const tables = h("div", {"data-testid": "open-tables"});
@@ -147,152 +111,7 @@ export async function showLobby(root) {
       create.append(h("p", {}, "Register first to create a table."));
       return;
     }
-    const kind = h("select", {id: "create-kind", "data-testid": "create-kind"},
-      Object.entries(KINDS).map(([value, k]) => h("option", {value}, k.name)));
-    const seats = h("select", {id: "create-seats", "data-testid": "create-seats"});
-    const seed = h("input", {id: "create-seed", "data-testid": "create-seed", maxlength: 200,
-      placeholder: "empty: a ranked game"});
-    const sit = h("input", {id: "create-sit", type: "checkbox", checked: true, "data-testid": "create-sit"});
-    const start = h("select", {id: "create-start", "data-testid": "create-start"});
-    const options = h("fieldset", {class: "options"});
-    const controls = {};
-    const clockMode = h("select", {id: "clock-mode", "data-testid": "clock-mode"},
-      h("option", {value: "none"}, "none (untimed)"),
-      h("option", {value: "move"}, "a deadline per move"),
-      h("option", {value: "bank"}, "a time bank plus an increment"));
-    const number = (id, value, min, label) => h("input", {id, "data-testid": id, type: "number",
-      min, step: "any", value, "aria-label": label, class: "short"});
-    const moveMinutes = number("clock-move", "1440", "0.02", "minutes per move");
-    const bankMinutes = number("clock-bank", "10", "0.02", "minutes in the bank");
-    const incrementSeconds = number("clock-increment", "20", "0", "seconds added after each move");
-    const onExpiry = h("select", {id: "clock-expiry", "data-testid": "clock-expiry"},
-      h("option", {value: "takeover"}, "a bot takes the seat over"),
-      h("option", {value: "abandon"}, "the game is abandoned"));
-    const takeoverLevel = levelSelect("clock-bot", "level of the bot that takes over");
-    const clockBox = h("fieldset", {class: "options"}, h("legend", {}, "Time control"),
-      h("div", {class: "row"}, h("label", {for: "clock-mode"}, "Clock"), clockMode));
-    function drawClock() {
-      clockBox.replaceChildren(h("legend", {}, "Time control"),
-        h("div", {class: "row"}, h("label", {for: "clock-mode"}, "Clock"), clockMode));
-      if (clockMode.value === "move") {
-        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-move"}, "Minutes per move"), moveMinutes));
-      } else if (clockMode.value === "bank") {
-        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-bank"}, "Minutes in the bank"), bankMinutes),
-          h("div", {class: "row"}, h("label", {for: "clock-increment"}, "Seconds added per move"), incrementSeconds));
-      }
-      if (clockMode.value !== "none") {
-        clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-expiry"}, "When time runs out"), onExpiry));
-        if (onExpiry.value === "takeover") {
-          clockBox.append(h("div", {class: "row"}, h("label", {for: "clock-bot"}, "Take-over bot"), takeoverLevel));
-        }
-      }
-    }
-    clockMode.addEventListener("change", drawClock);
-    onExpiry.addEventListener("change", drawClock);
-    drawClock();
-    function chosenClock() {
-      if (clockMode.value === "none") return null;
-      const clock = {mode: clockMode.value, onExpiry: onExpiry.value};
-      if (onExpiry.value === "takeover") clock.bot = takeoverLevel.value;
-      if (clockMode.value === "move") clock.moveMs = Math.round(Number(moveMinutes.value) * 60000);
-      else {
-        clock.bankMs = Math.round(Number(bankMinutes.value) * 60000);
-        clock.incrementMs = Math.round(Number(incrementSeconds.value) * 1000);
-      }
-      return clock;
-    }
-
-    function drawSeats() {
-      const k = KINDS[kind.value];
-      const before = Number(seats.value) || k.min;
-      seats.replaceChildren(...Array.from({length: k.max - k.min + 1}, (_, i) => {
-        const n = k.min + i;
-        return h("option", {value: n, selected: n === Math.min(Math.max(before, k.min), k.max)}, `${n} players`);
-      }));
-      const n = Number(seats.value);
-      start.replaceChildren(h("option", {value: "random"}, "random"),
-        ...Array.from({length: n}, (_, i) => h("option", {value: i}, `seat ${i}`)));
-    }
-
-    function drawOptions() {
-      options.replaceChildren(h("legend", {}, `${KINDS[kind.value].name} options`));
-      for (const key of Object.keys(controls)) delete controls[key];
-      if (kind.value === "IMHOTEP") {
-        for (const [key, label] of IMHOTEP_SITES) {
-          const id = `side-${key}`;
-          controls[`side:${key}`] = h("select", {id, "data-testid": id},
-            h("option", {value: "A"}, "side A"), h("option", {value: "B"}, "side B"));
-          options.append(h("div", {class: "row"}, h("label", {for: id}, label), controls[`side:${key}`]));
-        }
-        controls.wrath = h("input", {id: "opt-wrath", type: "checkbox", "data-testid": "opt-wrath"});
-        options.append(h("div", {class: "row check"}, controls.wrath,
-          h("label", {for: "opt-wrath"}, "Wrath of the Pharaoh (−5 without a stone on every site)")));
-        const n = Number(seats.value);
-        const colours = h("div", {class: "row"}, h("span", {}, "Colours"));
-        for (let i = 0; i < n; i += 1) {
-          const id = `opt-colour-${i}`;
-          controls[`colour:${i}`] = h("select", {id, "data-testid": id, "aria-label": `colour of seat ${i}`},
-            IMHOTEP_COLOURS.map((c, j) => h("option", {value: c, selected: i === j}, c)));
-          colours.append(controls[`colour:${i}`]);
-        }
-        options.append(colours);
-      } else {
-        for (const [key, label] of AMUNRE_FLAGS) {
-          const id = `opt-${key}`;
-          controls[key] = h("input", {id, type: "checkbox", "data-testid": id});
-          options.append(h("div", {class: "row check"}, controls[key], h("label", {for: id}, label)));
-        }
-      }
-    }
-
-    function chosenOptions() {
-      const n = Number(seats.value);
-      const out = {};
-      if (kind.value === "IMHOTEP") {
-        const sides = {};
-        for (const [key] of IMHOTEP_SITES) sides[key] = controls[`side:${key}`].value;
-        out.sides = sides;
-        out.wrath_of_the_pharaoh = controls.wrath.checked;
-        const colours = Array.from({length: n}, (_, i) => controls[`colour:${i}`].value);
-        if (colours.some((c, i) => c !== IMHOTEP_COLOURS[i])) out.colours = colours;
-      } else {
-        for (const [key] of AMUNRE_FLAGS) out[key] = controls[key].checked;
-      }
-      out.start_player = start.value === "random" ? "random" : Number(start.value);
-      const clock = chosenClock();
-      if (clock) out.clock = clock;
-      return out;
-    }
-
-    kind.addEventListener("change", () => {
-      drawSeats();
-      drawOptions();
-    });
-    seats.addEventListener("change", () => {
-      drawSeats();
-      drawOptions();
-    });
-    drawSeats();
-    drawOptions();
-    const form = h("form", {"data-testid": "create-form"},
-      h("div", {class: "row"}, h("label", {for: "create-kind"}, "Game"), kind,
-        h("label", {for: "create-seats"}, "Seats"), seats),
-      options,
-      clockBox,
-      h("div", {class: "row"}, h("label", {for: "create-start"}, "Start player"), start),
-      h("div", {class: "row"}, h("label", {for: "create-seed"}, "Seed (unranked)"), seed),
-      h("div", {class: "row check"}, sit, h("label", {for: "create-sit"}, "Take seat 0 myself")),
-      h("button", {type: "submit", "data-testid": "create"}, "Create the table"));
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const input = {kind: kind.value, seats: Number(seats.value), options: chosenOptions()};
-      if (seed.value.trim()) input.seed = seed.value.trim();
-      const created = await run(() => gql(CREATE_GAME, {input}));
-      if (!created) return;
-      if (sit.checked) await run(() => gql(JOIN_GAME, {gameId: created.createGame.id, seat: 0}));
-      refresh();
-    });
-    create.append(form);
+    create.append(tableForm({kinds, boards, run, created: () => refresh()}));
   }
 
   function tableItem(summary, {open}) {
@@ -315,12 +134,12 @@ export async function showLobby(root) {
       class: "button", "data-testid": `open-${summary.gameId}`}, open ? "Open" : (seated ? "Play" : "Watch")));
     return h("li", {class: "table", "data-testid": `table-${summary.gameId}`, "data-kind": summary.kind},
       h("div", {class: "table-head"},
-        h("strong", {}, KINDS[summary.kind] ? KINDS[summary.kind].name : summary.kind),
+        h("strong", {}, kindInfo(summary.kind) ? kindInfo(summary.kind).name : summary.kind),
         h("span", {class: "muted"}, ` · ${summary.seats.length} seats · `),
         h("span", {"data-testid": "free-seats"}, `${summary.freeSeats} free`),
         summary.ranked ? null : h("span", {class: "muted"}, ` · unranked (${summary.unrankedReason})`)),
       h("div", {class: "muted", "data-testid": "options"},
-        describeOptions(summary.kind, summary.options, clocks.get(summary.gameId))),
+        describeOptions(boards.get(summary.kind), summary.options, clocks.get(summary.gameId))),
       seatList(summary),
       h("div", {class: "row"}, buttons));
   }

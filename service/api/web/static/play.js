@@ -1,16 +1,14 @@
-// The game page while a game runs: the board (boards/<kind>.js), the legal actions without a
-// place on it as buttons, errors as the server words them, undo requests and answers, live from
-// gameChanged. A spectator (no token) sees the spectator view. A finished game opens the replay
-// viewer (replay.js); "Replay" opens it at the current version.
+// The game page while a game runs: the board (the game's board module, kinds.js), the legal
+// actions without a place on it as buttons, errors as the server words them, undo requests and
+// answers, live from gameChanged. A spectator (no token) sees the spectator view. A finished game
+// opens the replay viewer (replay.js); "Replay" opens it at the current version.
 
 import {gql, subscribe, token} from "./api.js";
 import {coalesced, navigate, problem} from "./app.js";
-import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, RECLAIM_SEAT, REQUEST_UNDO} from "./queries.js";
+import {boardOf, kindOf, withBoard} from "./kinds.js";
+import {ACT, ANSWER_UNDO, CATALOG, GAME, GAME_CHANGED, GAME_HEAD, RECLAIM_SEAT, REQUEST_UNDO} from "./queries.js";
 import {h} from "./svg.js";
 
-//: each kind's board module (relative to this folder) and display name; replay.js shares them
-export const BOARDS = {IMHOTEP: "./boards/imhotep.js", AMUN_RE: "./boards/amunre.js"};
-export const KIND_NAMES = {IMHOTEP: "Imhotep", AMUN_RE: "Amun-Re"};
 const catalogs = new Map();
 
 export async function catalogOf(kind) {
@@ -46,23 +44,34 @@ function leftNow(seatClock, readAt) {
   return seatClock.running ? seatClock.remainingMs - (Date.now() - readAt) : seatClock.remainingMs;
 }
 
+function noSuchGame(root, gameId) {
+  root.replaceChildren(h("section", {class: "panel"}, h("h1", {}, "No such game"),
+    h("p", {class: "error", role: "alert", "data-testid": "error"}, `There is no game ${gameId}.`),
+    h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
+  return null;
+}
+
+const over = (game) => game.status === "FINISHED" || game.status === "ABANDONED";
+
+async function replayOf(root, gameId) {
+  const {showReplay} = await import("./replay.js");
+  return showReplay(root, {gameId, version: null});
+}
+
 export async function showPlay(root, {gameId}) {
-  const first = await gql(GAME, {id: gameId});
-  if (!first.game) {
-    root.replaceChildren(h("section", {class: "panel"}, h("h1", {}, "No such game"),
-      h("p", {class: "error", role: "alert", "data-testid": "error"}, `There is no game ${gameId}.`),
-      h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
-    return null;
-  }
-  if (first.game.status === "FINISHED" || first.game.status === "ABANDONED") {
-    const {showReplay} = await import("./replay.js");
-    return showReplay(root, {gameId, version: null});
-  }
+  // the game's kind first: its board says what to ask of the game
+  const head = await gql(GAME_HEAD, {id: gameId});
+  if (!head.game) return noSuchGame(root, gameId);
+  if (over(head.game)) return replayOf(root, gameId);
+  const [board, catalog, known] = await Promise.all([
+    boardOf(head.game.kind), catalogOf(head.game.kind), kindOf(head.game.kind),
+  ]);
+  const first = await gql(withBoard(GAME, board), {id: gameId});
+  if (!first.game) return noSuchGame(root, gameId);
+  if (over(first.game)) return replayOf(root, gameId);
   let game = first.game;
   let alive = true;
   let busy = false;
-  const board = await import(BOARDS[game.kind]);
-  const catalog = await catalogOf(game.kind);
 
   const heading = h("h1", {});
   const facts = h("p", {class: "facts", "aria-live": "polite"});
@@ -182,7 +191,7 @@ export async function showPlay(root, {gameId}) {
     drawClock();
     const names = seatNames(game);
     const you = game.mySeat !== null && game.mySeat !== undefined ? `you are ${names[game.mySeat]} (seat ${game.mySeat})` : "you are watching (spectator view)";
-    heading.textContent = `${KIND_NAMES[game.kind] || game.kind} · ${game.status === "OPEN" ? "waiting for players" : game.status.toLowerCase()}`;
+    heading.textContent = `${known ? known.name : game.kind} · ${game.status === "OPEN" ? "waiting for players" : game.status.toLowerCase()}`;
     const turn = game.activeSeats.length ? `to act: ${game.activeSeats.map((s) => names[s] || `seat ${s}`).join(", ")}` : "nobody to act";
     facts.replaceChildren(
       h("span", {"data-testid": "version"}, `version ${game.version}`), " · ",
@@ -196,7 +205,8 @@ export async function showPlay(root, {gameId}) {
       return;
     }
     const unplaced = board.drawBoard(boardBox, {
-      view: game.view, catalog, legalActions: game.moves, seat: game.mySeat, onAction: act, names,
+      view: game.view, state: game.state, catalog, legalActions: game.moves, seat: game.mySeat,
+      onAction: act, names,
     });
     actions.replaceChildren();
     if (!game.moves.length) {
@@ -220,7 +230,7 @@ export async function showPlay(root, {gameId}) {
 
   const refresh = coalesced(async () => {
     try {
-      const data = await gql(GAME, {id: gameId});
+      const data = await gql(withBoard(GAME, board), {id: gameId});
       if (!alive || !data.game) return;
       game = data.game; // one read at a time: answers arrive in order
       readAt = Date.now();

@@ -9,7 +9,8 @@
 // natively, elsewhere on the page too), Home/End go to the first/last event.
 
 import {ApiError, gql} from "./api.js";
-import {BOARDS, KIND_NAMES, catalogOf, seatNames} from "./play.js";
+import {boardOf, kindOf, withBoard} from "./kinds.js";
+import {catalogOf, seatNames} from "./play.js";
 import {REPLAY_EVENTS, REPLAY_GAME, REPLAY_STEPS} from "./queries.js";
 import {h} from "./svg.js";
 
@@ -83,15 +84,16 @@ export async function showReplay(root, {gameId, version = null}) {
   const first = await gql(REPLAY_GAME, {id: gameId});
   const game = first.game;
   if (!game) throw new ApiError("This game does not exist (or is not yours to see).", "NOT_FOUND");
-  const [catalog, board, events] = await Promise.all([
+  const [catalog, board, known, events] = await Promise.all([
     catalogOf(game.kind),
-    import(BOARDS[game.kind]),
+    boardOf(game.kind),
+    kindOf(game.kind),
     loadEvents(gameId),
   ]);
   const names = seatNames(game);
   const last = events.length ? events[events.length - 1].version : 0;
   const firstVersion = events.length ? events[0].version : 0;
-  const views = new Map(); // version -> typed view (null before the game starts)
+  const steps = new Map(); // version -> {view, state}: the board's part (view null before the start)
   const pages = new Map(); // page -> promise of its steps
   let current = Math.min(Math.max(version ?? last, firstVersion), last);
   let drawn = -1;
@@ -139,7 +141,7 @@ export async function showReplay(root, {gameId, version = null}) {
   const live = game.status === "ACTIVE" || game.status === "OPEN";
   root.replaceChildren(h("section", {class: "replay", "data-testid": "replay", "data-game-id": game.id, "data-kind": game.kind},
     h("header", {class: "replay-head"},
-      h("h1", {}, `Replay · ${KIND_NAMES[game.kind] || game.kind}`),
+      h("h1", {}, `Replay · ${known ? known.name : game.kind}`),
       h("p", {class: "replay-meta"}, `Game ${game.id} · ${words(game.status).toLowerCase()} · ${game.seats.length} seats · rules ${game.rulesVersion}`,
         game.mySeat === null || game.mySeat === undefined ? " · you watch as a spectator" : ` · you are ${seatLabel(game, game.mySeat)}`),
       resultLine(game),
@@ -162,8 +164,8 @@ export async function showReplay(root, {gameId, version = null}) {
   function page(v) {
     const index = Math.floor((v - 1) / PAGE);
     if (!pages.has(index)) {
-      const request = gql(REPLAY_STEPS, {id: gameId, after: index * PAGE, first: PAGE}).then((data) => {
-        for (const step of data.game.replay) views.set(step.event.version, step.view);
+      const request = gql(withBoard(REPLAY_STEPS, board), {id: gameId, after: index * PAGE, first: PAGE}).then((data) => {
+        for (const step of data.game.replay) steps.set(step.event.version, step);
       });
       request.catch(() => pages.delete(index));
       pages.set(index, request);
@@ -196,13 +198,15 @@ export async function showReplay(root, {gameId, version = null}) {
   }
 
   function draw(v) {
-    const view = views.get(v);
+    const step = steps.get(v);
+    const view = step ? step.view : null;
     const event = events.find((e) => e.version === v);
     note.textContent = event ? `After event #${v}: ${words(event.type)}` : `After event #${v}`;
     if (view === null || view === undefined) {
       boardBox.replaceChildren(h("p", {class: "replay-empty", "data-testid": "replay-empty"}, "The game has not started yet at this point (the table is being set up)."));
     } else {
-      board.drawBoard(boardBox, {view, catalog, legalActions: [], seat: game.mySeat ?? null, onAction: () => {}, names});
+      board.drawBoard(boardBox, {view, state: step.state, catalog, legalActions: [], seat: game.mySeat ?? null,
+        onAction: () => {}, names});
     }
     drawn = v;
     boardBox.dataset.version = String(v);

@@ -2,8 +2,9 @@
 //
 // el(tag, attrs, ...children) builds an SVG element; h(tag, attrs, ...children) an HTML one.
 // attrs: null/undefined/false are skipped, true sets an empty attribute, "on<event>" functions
-// become listeners, "text" sets textContent. children: nodes, strings, numbers, arrays (flattened),
-// null/undefined/false (skipped).
+// become listeners, "text" sets textContent, "style" is set through the CSSOM (no style
+// attribute: the page's Content-Security-Policy allows stylesheets only). children: nodes,
+// strings, numbers, arrays (flattened), null/undefined/false (skipped).
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -14,6 +15,9 @@ function build(node, attrs, children) {
       node.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (key === "text") {
       node.textContent = String(value);
+    } else if (key === "style") {
+      // through the CSSOM: the page's Content-Security-Policy refuses style attributes
+      node.style.cssText = String(value);
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }
@@ -70,14 +74,6 @@ export const SEAT_STYLES = [
   {name: "blue", fill: "#0072B2", ink: "#fff", shape: "hexagon", letter: "B"},
   {name: "vermilion", fill: "#D55E00", ink: "#fff", shape: "star", letter: "V"},
 ];
-
-// Imhotep's four stone colours (catalog `colours`), each with a shape and a letter too.
-export const STONE_STYLES = {
-  black: {name: "black", fill: "#1b1b1b", ink: "#fff", shape: "circle", letter: "K"},
-  white: {name: "white", fill: "#fafafa", ink: "#000", shape: "square", letter: "W"},
-  brown: {name: "brown", fill: "#8c510a", ink: "#fff", shape: "triangle", letter: "N"},
-  gray: {name: "gray", fill: "#9a9a9a", ink: "#000", shape: "diamond", letter: "G"},
-};
 
 function polygon(cx, cy, r, points, rotation) {
   const out = [];

@@ -1,0 +1,198 @@
+"""One subscriber's stream of a game's log: the catch-up after ``afterVersion``, then live.
+
+Every entry is delivered exactly once and in order: the subscriber reads the store after the
+last version it delivered whenever the hub wakes it (``service.api.hub``), so lost or
+repeated wake-ups change nothing. Each entry comes as a ``Step``: the entry as the caller may
+see it, and what the subscription selected of the table right after it (the caller's view,
+typed view, legal actions, clock), computed only when selected.
+
+All of that work runs on worker threads, never on the event loop: the entries are read and
+folded into the table in batches of ``BATCH`` (one trip to a worker each), and each event's
+selection is executed on a worker too (``streaming.EventExecution``), so a long catch-up gives
+the loop a turn between any two events. A catch-up costing more than a tenth of the cost limit
+(``Limits.costly``) runs on the costly pool, as a costly query does, so that however many
+clients ask for one, the common pool stays free for everybody else.
+
+Between wake-ups a live subscriber holds only the table right after its last entry: the game,
+its log and the caller's numbering are read again on the next wake-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from typing import Any
+
+from domain import table as tables
+from domain.contract import JSON
+from domain.registry import rules_for
+from service.api.graphql.budget import charge
+from service.api.graphql.context import Context
+from service.api.graphql.gameviews import typed_view
+from service.api.graphql.limits import COSTLY_LANE
+from service.app import numbering, views
+from service.app.caller import Caller
+from service.app.clocks import clock_view_at
+from service.app.errors import BadInput
+from service.app.tables import GameTable, Recorded
+
+#: a live subscriber that was not woken re-reads the store after this long all the same
+RECHECK_SECONDS = 30.0
+#: entries read from the store at once, and folded into the table per trip to a worker
+#: (small: a subscriber whose client does not read holds one batch of views, waiting)
+READ, BATCH = 20, 10
+#: what a subscription may select of the table right after each entry (``Step``)
+STATE, VIEW, LEGAL_ACTIONS, CLOCK = "state", "view", "legalActions", "clock"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry of the caller's log, and the table right after it as the caller may see it
+    (``None``: not selected)."""
+
+    event: JSON
+    status: str
+    active_seats: list[int]
+    state: JSON | None = None
+    view: Any = None
+    legal_actions: list[JSON] | None = None
+    clock: JSON | None = None
+
+
+async def game_entries(
+    context: Context,
+    game_id: str,
+    after_version: int | None,
+    cost: int,
+    needs: frozenset[str] = frozenset(),
+) -> AsyncGenerator[Step, None]:
+    """The caller's entries of a game after its number ``after_version`` (catch-up; default:
+    the current version), then live, until the game is over. ``cost``: what delivering one
+    entry costs (the subscription's selection), charged for the catch-up before it starts
+    (``budget.charge``); ``needs``: what each ``Step`` holds of the table (``STATE``...)."""
+    games, caller = context.app.tables, context.caller
+    await charge(context, cost, 0)  # before the store is read at all
+    game = await context.run(games.get, game_id)
+    if after_version is not None and after_version < 0:
+        raise BadInput("afterVersion must not be negative.")
+    # versions are numbers of the caller's log: its entries only (``numbering.Timeline``)
+    log = await context.run(numbering.timeline, games, game, caller)
+    last = game.version if after_version is None else log.after(after_version)
+    floor = log.version if after_version is None else after_version
+    catch_up = max(0, log.version - floor)
+    await charge(context, cost, catch_up)
+    table = await context.run(table_at, games, game, last)
+    key = str(game.id)
+    del game, log  # held until the first read otherwise
+    costly = context.limits.costly_pool if cost * catch_up > context.limits.costly else None
+    COSTLY_LANE.set(costly)  # this operation's task only: each subscription runs in its own
+    waiter = context.hub.waiter(key)
+    try:
+        while True:
+            waiter.clear()
+            records, current, log_now = await context.run(news, context, key, last)
+            if records:
+                assert current is not None and log_now is not None
+                revealed = views.is_revealed(current.table)  # over: everything is public
+                for start in range(0, len(records), BATCH):
+                    batch = records[start : start + BATCH]
+                    table, steps = await context.run(
+                        fold, table, batch, current.table, caller, log_now, floor, revealed, needs
+                    )
+                    last = batch[-1].version
+                    for step in steps:
+                        yield step
+                if current.table.status in (tables.FINISHED, tables.ABANDONED) and (
+                    last >= current.version
+                ):
+                    return
+                continue
+            COSTLY_LANE.set(None)  # caught up: live events go to the common pool
+            del records, current, log_now
+            # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a
+            # cancellation (the client gone) that lands in the same turn as the wake-up, and
+            # the subscription would run on, unseen, for ever
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(RECHECK_SECONDS):
+                    await waiter.wait()
+    finally:
+        COSTLY_LANE.set(None)
+        context.hub.release(key, waiter)
+
+
+def table_at(games: Any, game: GameTable, version: int) -> tables.Table | None:
+    """The table right after entry ``version`` of ``game`` (``None`` before its first)."""
+    if version == game.version:
+        return copy.deepcopy(game.table)
+    if version > 0:
+        return games.past(game, version).table
+    return None
+
+
+def news(
+    context: Context, key: str, last: int
+) -> tuple[list[Recorded], GameTable | None, numbering.Timeline | None]:
+    """The entries after ``last`` this process knows of, the game now and the caller's log
+    now (one trip to a worker); no entries: nothing else is read."""
+    games = context.app.tables
+    records = games.events(key, last, READ)
+    if not records:
+        return [], None, None
+    context.recheck()  # a token revoked meanwhile ends the subscription
+    # the cache's own game when it is current (read only, never changed: no copy of its log
+    # per subscriber), else a copy brought up to date
+    current = games.peek(key) or games.get(key)
+    # the store may hold entries this process does not know of yet (a save committing here,
+    # or another process's, not yet heard): the caller's log is the game's as this process
+    # knows it, so entries past it wait for the wake-up that follows once the game here is
+    # current (``Hub``)
+    records = [r for r in records if r.version <= current.version]
+    if not records:
+        return [], None, None
+    return records, current, numbering.timeline(games, current, context.caller)
+
+
+def fold(
+    table: tables.Table | None,
+    records: list[Recorded],
+    now: tables.Table,
+    caller: Caller,
+    log: numbering.Timeline,
+    floor: int,
+    revealed: bool,
+    needs: frozenset[str],
+) -> tuple[tables.Table | None, list[Step]]:
+    """``records`` folded into ``table`` (in place), with the ``Step`` of each entry of the
+    caller's log after its number ``floor``; ``now``: the game's table now (an entry is shown
+    as the caller may see it now)."""
+    rules = rules_for(now.kind)
+    steps: list[Step] = []
+    for record in records:
+        table = tables.start(record) if table is None else tables.evolve(table, record, rules)
+        if log.sees(record.version) and log.number(record.version) > floor:
+            shown = views.event(now, record, caller, log)
+            steps.append(step(table, shown, caller, revealed, needs))
+    return table, steps
+
+
+def step(
+    table: tables.Table,
+    event: JSON,
+    caller: Caller,
+    revealed: bool,
+    needs: frozenset[str],
+) -> Step:
+    """The ``Step`` of an entry shown as ``event``, ``table`` being the table right after it."""
+    shown = views.state(table, caller, revealed=revealed) if needs & {STATE, VIEW} else None
+    return Step(
+        event=event,
+        status=table.status,
+        active_seats=views.active_seats(table),
+        state=shown if STATE in needs else None,
+        view=typed_view(table.kind, shown) if VIEW in needs and shown else None,
+        legal_actions=views.legal_actions(table, caller) if LEGAL_ACTIONS in needs else None,
+        clock=clock_view_at(table) if CLOCK in needs else None,
+    )
