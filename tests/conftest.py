@@ -95,20 +95,33 @@ class Server:
         import uvicorn
 
         from service.asgi import create_app
+        from service.cli import websocket_options
         from service.settings import Settings
 
-        self.port = free_port()
+        self.database_url = database_url
+        # bound here and handed to uvicorn: a port picked free and bound later could be taken
+        # in between by another process of a busy machine (the start then fails)
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = int(self.socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        settings.setdefault("metrics_port", free_port())  # the operator's port, of its own
+        self.metrics_url = f"http://127.0.0.1:{settings['metrics_port']}/metrics"
+        chosen = Settings(database_url=database_url, **settings)
         config = uvicorn.Config(
-            create_app(Settings(database_url=database_url, **settings)),
+            create_app(chosen),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws="websockets-sansio",
+            proxy_headers=False,  # as `papyrus serve`: the app reads X-Forwarded-For itself
+            **websocket_options(chosen),  # the websockets ``papyrus serve`` runs
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
 
     def __enter__(self) -> Server:
         self.thread.start()
@@ -122,6 +135,8 @@ class Server:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+        if (bound := getattr(self, "socket", None)) is not None:  # a subclass may bind its own
+            bound.close()
         if self.thread.is_alive():  # a server that does not stop: say what it waits for
             state = self.server.server_state
             stacks = "".join(

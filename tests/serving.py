@@ -29,6 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 STOP_SECONDS = 45.0
 
 
+def with_repository_path(environment: Mapping[str, str]) -> dict[str, str]:
+    """``environment`` with the repository first on ``PYTHONPATH``."""
+    paths = [str(ROOT), *filter(None, environment.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**environment, "PYTHONPATH": os.pathsep.join(paths)}
+
+
 class ServeProcess:
     """``papyrus serve --port <free> --database-url <url> <options>``, ready once ``ready``
     (``/readyz`` unless told) answers 200."""
@@ -43,10 +49,13 @@ class ServeProcess:
         environment: Mapping[str, str] | None = None,
     ) -> None:
         """``environment``: the process's variables (this process's by default), to which
-        ``PYTHONPATH`` is added."""
+        the repository is put first on ``PYTHONPATH`` (what the environment's own
+        ``PYTHONPATH`` holds comes after it: a test's plug-ins)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/graphql"
+        self.metrics_port = free_port()  # the operator's port (an option given wins over it)
+        self.metrics_url = f"http://127.0.0.1:{self.metrics_port}/metrics"
         self._own_log = log_path is None  # made here: removed after a clean stop
         if log_path is None:
             handle, name = tempfile.mkstemp(prefix="papyrus-serve-", suffix=".log")
@@ -57,11 +66,12 @@ class ServeProcess:
         self._kept: str | None = None
         self._log = log_path.open("wb")
         command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
+        command += ["--metrics-port", str(self.metrics_port)]
         command += ["--database-url", database_url, "--log-level", log_level, *options]
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env={**(os.environ if environment is None else environment), "PYTHONPATH": str(ROOT)},
+            env=with_repository_path(os.environ if environment is None else environment),
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )

@@ -96,7 +96,7 @@ def test_any_json_options_are_accepted_or_refused_with_a_reason(
 def test_a_document_sent_again_is_validated_once_and_refused_alike(sqlite_server) -> None:  # type: ignore[no-untyped-def]
     """``schema.Gate``: each document text is validated once (``validated_text``); sent
     again over HTTP, the same document answers the same: a valid one its data, an invalid one
-    its BAD_INPUT errors (API.md "Errors")."""
+    its BAD_INPUT errors (docs/API.md "Errors")."""
     from service.api.graphql.schema import validated_text
     from tests.client import Client
 

@@ -1,4 +1,4 @@
-"""The static board catalog (README "Drawing the board"): everything a renderer needs that the
+"""The static board catalog (docs/playing.md "Drawing the board"): everything a renderer needs that the
 view does not carry, per rules version, proven complete against the views of random games.
 
 The catalog is built in the domain (``domain/imhotep/catalog.py``, ``domain/amun_re/catalog.py``)

@@ -18,7 +18,7 @@ CONTRACT = {
     ("Mutation", "createGame"): ({"input": "CreateGameInput!"}, "Game!"),
     ("Mutation", "joinGame"): ({"gameId": "ID!", "seat": "Int"}, "Game!"),
     ("Mutation", "addBot"): ({"gameId": "ID!", "seat": "Int", "strategy": "String"}, "Game!"),
-    # API.md has `action: JSON!`; it is nullable since `typedAction` may be sent instead
+    # docs/API.md has `action: JSON!`; it is nullable since `typedAction` may be sent instead
     # (exactly one of the two, BAD_INPUT otherwise), which every `JSON!` variable still fits
     ("Mutation", "act"): (
         {"gameId": "ID!", "action": "JSON", "expectedVersion": "Int", "idempotencyKey": "String"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.log import Entry
-from projections import games, profiles, ratings, stats
+from projections import bots, games, profiles, ratings, stats
 
 
 def entry(version: int, type_: str, data: dict, at: str = "2026-11-29T10:00:00+00:00") -> Entry:  # type: ignore[type-arg]
@@ -159,3 +159,20 @@ def test_points_by_source_add_up_to_the_score_change() -> None:
     }
     odd = {"players": [{"seat": 0, "pyramids": 1, "total": 1}]}
     assert stats.score_sources("kingdom_scored", odd, [0], [4]) == {0: {"pyramids": 1, "other": 3}}
+
+
+def test_a_bot_counts_against_the_account_that_seated_it_until_its_game_is_over() -> None:
+    """``projections.bots``: a bot's ``seat_taken`` is a row for its ``actor`` (who called
+    addBot), or the table's creator for entries recorded before bots had one; a person's seat is
+    none; the game's end removes its rows."""
+    bot = {"seat": 1, "player_id": None, "name": "Bot (mcts)", "bot": "mcts"}
+    seated = Entry(version=2, at="2026-11-29T10:00:00+00:00", type="seat_taken", data=bot)
+    assert bots.seated_bot(seated, "creator") == {"seat": 1, "account": "creator", "level": "mcts"}
+    by_actor = Entry(version=2, at=seated.at, type="seat_taken", data=bot, actor="adder")
+    assert bots.seated_bot(by_actor, "creator") == {"seat": 1, "account": "adder", "level": "mcts"}
+    person = {"seat": 0, "player_id": "p1", "name": "Ann", "bot": None}
+    assert bots.seated_bot(entry(2, "seat_taken", person), "creator") is None
+    assert bots.seated_bot(seated, None) is None  # nobody to count it against
+    assert bots.ends(entry(9, "game_abandoned", {"reason": "abandoned"}))
+    assert bots.ends(entry(9, "game_finished", {"scores": [1], "winners": [0], "ranks": [1]}))
+    assert not bots.ends(seated)

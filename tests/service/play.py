@@ -5,6 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain import table as tables
+from domain.registry import rules_for
+from service.app.application import Application
+from service.app.bots.driver import BotDriver
+from service.store.database import open_store
 from tests.client import Client, register, wait_game
 
 GAME_FIELDS = "id version status activeSeats mySeat scores result { scores winners ranks }"
@@ -84,3 +89,49 @@ def play_rest(
         )
         assert response.status_code == 200, response.text
     raise AssertionError("the game did not end")
+
+
+def finished_against_bots(
+    database_url: str,
+    kind: str,
+    seats: int,
+    seed: str | None = None,
+    *,
+    heard_by: str | None = None,
+) -> str:
+    """A game played to its end, written straight into the database a server runs on (the
+    server hears of it through the store's feed): a host at seat 0 plays listed legal actions
+    drawn from a seeded generator, ``random`` bots the other seats (a table needs a person:
+    bots alone are refused), played here by a bot driver of its own. Fast: no HTTP round trip
+    per move. ``kind`` as GraphQL spells it (``IMHOTEP``) or as the domain does.
+
+    ``heard_by``: the base URL of the server, which is asked until it shows the game finished:
+    it may have read the game while it was being written here (its bot driver looks at every
+    game with bots) and shows that version until its feed brings the rest."""
+    kind = kind.lower()
+    store = open_store(database_url)
+    try:
+        app = Application(store)
+        host = app.accounts.register_player("Host")[0]
+        game_id = str(app.seating.create_game(host, kind, seats, None, seed).id)
+        app.seating.join_game(host, game_id, 0)
+        for _ in range(seats - 1):
+            app.seating.add_bot(host, game_id, None, "random")
+        driver, rng, rules = BotDriver(app.tables), random.Random(seed or kind), rules_for(kind)
+        while True:
+            driver.settle(game_id)
+            table = app.tables.get(game_id).table
+            if table.status != tables.ACTIVE:
+                break
+            app.play.act(host, game_id, rng.choice(rules.legal_actions(table.game, 0)))
+        assert table.status == tables.FINISHED, table.status
+    finally:
+        store.close()
+    if heard_by is not None:
+        spectator = Client(heard_by)
+        try:
+            shown = wait_game(spectator, game_id, lambda game: game["status"] == "FINISHED")
+            assert shown["status"] == "FINISHED", shown
+        finally:
+            spectator.close()
+    return game_id

@@ -6,7 +6,12 @@
 - ``web``: a fresh browser context whose every request to another origin than the server's is
   recorded (``web.outside``) and aborted, so a test proves the client fetches nothing from
   outside; ``web.open(path, token=None, viewport=None)`` opens a page of the client (with the
-  token already in localStorage when given), ``web.page`` is the last page opened.
+  token already in localStorage when given), ``web.page`` is the last page opened. Every
+  Content-Security-Policy violation in its pages is recorded (``web.violations``, from the
+  pages' ``securitypolicyviolation`` events) and so is every page's answer
+  (``web.documents``); once the test is over, the fixture fails it if a page broke its policy
+  or came without the security headers (``assert_secure``): every web test proves the client
+  works under its CSP.
 - ``shoot(page, name)``: saves a PNG under one folder (``$PAPYRUS_SCREENSHOTS`` or a temporary
   one) printed at the end of the session.
 """
@@ -23,7 +28,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser import chromium
+from tests.browser import chromium, distinct, watch_policy
 from tests.conftest import Server
 
 #: localStorage keys of the client (service/api/web/static/api.js)
@@ -62,6 +67,8 @@ class Web:
     outside: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    documents: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     page: Any = None
 
     def context(self, viewport: dict[str, int] | None = None, token: str | None = None) -> Any:
@@ -78,6 +85,8 @@ class Web:
 
         context.route(elsewhere, abort)
         context.on("request", lambda request: self.requests.append(request.url))
+        watch_policy(context, into=self.violations)
+        context.on("response", self._answered)
         if token is not None:
             context.add_init_script(
                 f"window.localStorage.setItem({json.dumps(TOKEN_KEY)}, {json.dumps(token)});"
@@ -101,6 +110,27 @@ class Web:
         self.page = page
         return page
 
+    def _answered(self, response: Any) -> None:
+        if response.request.resource_type == "document":
+            self.documents.append((response.url, dict(response.headers)))
+
+    def assert_secure(self) -> None:
+        """No page broke its Content-Security-Policy, and every page had its security headers
+        (service/api/security_headers.py)."""
+        seen = distinct(self.violations)
+        assert not seen, f"{len(self.violations)} CSP violations, distinct: {seen[:10]}"
+        for url, headers in self.documents:
+            policy = headers.get("content-security-policy", "")
+            directives = {
+                name: value
+                for name, _, value in (part.strip().partition(" ") for part in policy.split(";"))
+            }
+            assert directives.get("script-src") == "'self'", (url, policy)
+            assert "unsafe" not in policy, (url, policy)
+            assert directives.get("frame-ancestors") == "'none'", (url, policy)
+            assert headers.get("x-content-type-options") == "nosniff", url
+            assert headers.get("referrer-policy") == "no-referrer", url
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()
@@ -114,6 +144,7 @@ def web(web_server: Server, browser: Any) -> Iterator[Web]:
         yield session
     finally:
         session.close()
+    session.assert_secure()  # the test passed: its pages kept to their policy
 
 
 @pytest.fixture(scope="session")

@@ -61,7 +61,7 @@ def test_a_seat_taken_over_on_expiry_is_reclaimed_from_the_page(web: Web) -> Non
     mcts bot (it thinks in its own commands, so the game goes on for a while). Ivo does not
     move: his time runs out, a bot takes his seat over, and his page marks the seat and offers
     "Reclaim my seat"; his click records ``seat_reclaimed`` for seat 0 after the take-over
-    (README "Time controls and take-over")."""
+    (docs/clocks.md "Time controls and take-over")."""
     ivo = register(web.server.url, "Ivo")
     game_id = ivo.gql(
         "mutation($o: JSON) { createGame(input: {kind: IMHOTEP, seats: 2, options: $o}) { id } }",

@@ -167,7 +167,7 @@ def test_screenshots_of_the_lobby_and_the_imhotep_board(web: Web, shoot: Any) ->
 def test_undo_from_the_page_takes_the_last_action_back(web: Web) -> None:
     """At an unranked table (undo allowed), Alice places a stone on a ship's slot from the
     keyboard (the slot is focusable; Enter acts), then presses "Undo": the stone is gone from that slot on the board and in the game's state, and
-    the undone events are marked so in the log (API.md requestUndo)."""
+    the undone events are marked so in the log (docs/API.md requestUndo)."""
     alice, game_id = new_table(web, "Hana", "web-undo")
     alice.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
     page = web.open(f"/games/{game_id}", token=alice.token)
@@ -218,7 +218,7 @@ def act_first(player: Client, game_id: str) -> int:
 def test_an_undo_request_is_answered_from_the_page(web: Web) -> None:
     """Bob (API) asks to take back his last action and Alice's after it: the request reaches Alice's
     page live with "Accept" and "Refuse"; she accepts there, and the game goes back to right
-    before Bob's action (API.md requestUndo/answerUndo)."""
+    before Bob's action (docs/API.md requestUndo/answerUndo)."""
     alice, game_id = new_table(web, "Ines", "web-undo-answer")
     bob = register(web.server.url, "Jon")
     bob.gql("mutation($g: ID!) { joinGame(gameId: $g, seat: 1) { id } }", {"g": game_id})

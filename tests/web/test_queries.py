@@ -2,45 +2,105 @@
 acceptance 4: the client uses only operations present in ``schema.graphql``).
 
 The documents are the exported template strings of ``service/api/web/static/queries.js``; a
-``${NAME}`` inside one is replaced by that other export's text, as the browser does.
+``${NAME}`` inside one is replaced by that other export's text, as the browser does. ``${VIEW}``
+is the game's part of a document, its board module's: the client fills it in for the game's
+board (``kinds.js`` ``withBoard``: the typed view through the board's ``VIEW`` fragment, or the
+JSON ``state`` for a board without one), so such a document is validated once per board module
+the server ships (each registered game's own, and the generic board), as filled in for it.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
-from graphql import build_schema, parse, validate
+from graphql import GraphQLUnionType, build_schema, parse, validate
 from graphql.language import FragmentDefinitionNode, OperationDefinitionNode
 
-from service.api.web import STATIC
+from domain import registry
+from service.api.web import GENERIC_BOARD, STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPORT = re.compile(r"export const (\w+) = `(.*?)`;", re.S)
 PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+#: the board's part of a document (queries.js ``VIEW``, the placeholder itself)
+BOARD_PART = "${VIEW}"
+BOARD_PART_EXPORT = 'export const VIEW = "${VIEW}";'
+#: a board module's typed-view fragment ("" for none) and its name
+BOARD_VIEW = re.compile(r"^export const VIEW = (`|\")(.*?)\1;", re.S | re.M)
+BOARD_VIEW_NAME = re.compile(r'^export const VIEW_NAME = (?:"(\w+)"|null);', re.M)
+#: what withBoard puts in place of ``${VIEW}`` (kinds.js holds the same two texts)
+TYPED_PART = "view {{ __typename ...{name} }}"
+STATE_PART = "view { __typename } state"
 
 
 def documents() -> dict[str, str]:
-    """Each export of queries.js with its ``${...}`` interpolated."""
+    """Each export of queries.js with its ``${...}`` interpolated (``${VIEW}`` kept)."""
     source = (STATIC / "queries.js").read_text()
     raw = dict(EXPORT.findall(source))
     assert raw, "queries.js exports no document"
-    # nothing else in the file (comments aside): no document is built at run time
+    # nothing else in the file (comments and the placeholder aside): no document is built at
+    # run time
+    assert source.count(BOARD_PART_EXPORT) == 1
     code = re.sub(r"^\s*//.*$", "", EXPORT.sub("", source), flags=re.M)
     assert "`" not in code
+    assert code.replace(BOARD_PART_EXPORT, "").strip() == ""
 
     def expand(name: str, seen: tuple[str, ...] = ()) -> str:
         assert name not in seen, f"{name} includes itself"
-        return PLACEHOLDER.sub(lambda m: expand(m.group(1), (*seen, name)), raw[name])
+
+        def inner(match: re.Match[str]) -> str:
+            if match.group(1) == "VIEW":
+                return BOARD_PART
+            return expand(match.group(1), (*seen, name))
+
+        return PLACEHOLDER.sub(inner, raw[name])
 
     return {name: expand(name) for name in raw}
+
+
+@cache
+def boards() -> dict[str, tuple[str, str | None]]:
+    """Every board module the server ships (each registered game's own, the generic one) by
+    name: its ``VIEW`` fragment ("" for none) and ``VIEW_NAME``."""
+    paths = {game.kind: game.web_board for game in registry.games() if game.web_board}
+    paths["generic"] = GENERIC_BOARD
+    found = {}
+    for board, path in paths.items():
+        source = path.read_text()
+        views = BOARD_VIEW.findall(source)
+        names = BOARD_VIEW_NAME.findall(source)
+        assert len(views) == 1 and len(names) == 1, f"{board}: one VIEW and one VIEW_NAME"
+        found[board] = (views[0][1], names[0] or None)
+    return found
+
+
+def with_board(document: str, view: str, name: str | None) -> str:
+    """``document`` as kinds.js ``withBoard`` fills it in for a board of ``view``/``name``."""
+    if not view:
+        return document.replace(BOARD_PART, STATE_PART)
+    return document.replace(BOARD_PART, TYPED_PART.format(name=name)) + "\n" + view
+
+
+def filled() -> dict[str, str]:
+    """Each document as the client sends it: one holding the board's part once per board
+    (``NAME@board``)."""
+    out = {}
+    for name, text in documents().items():
+        if BOARD_PART not in text:
+            out[name] = text
+            continue
+        for board, (view, view_name) in boards().items():
+            out[f"{name}@{board}"] = with_board(text, view, view_name)
+    return out
 
 
 def operations() -> dict[str, str]:
     return {
         name: text
-        for name, text in documents().items()
+        for name, text in filled().items()
         if any(isinstance(d, OperationDefinitionNode) for d in parse(text).definitions)
     }
 
@@ -50,18 +110,44 @@ SCHEMA = build_schema((ROOT / "schema.graphql").read_text())
 
 @pytest.mark.parametrize("name", sorted(operations()))
 def test_every_operation_validates_against_the_committed_schema(name: str) -> None:
-    """A document of queries.js that sends an operation: graphql-core's ``validate`` finds no
-    error against schema.graphql (fields, arguments, types, fragments, variables)."""
+    """A document of queries.js that sends an operation (one holding the board's part: as
+    filled in for each board): graphql-core's ``validate`` finds no error against
+    schema.graphql (fields, arguments, types, fragments, variables)."""
     text = operations()[name]
     errors = validate(SCHEMA, parse(text))
     assert not errors, f"{name}: " + "; ".join(e.message for e in errors)
 
 
+def test_the_documents_hold_the_board_s_part() -> None:
+    """The game page's and the replay's documents ask for the board's part (so that each game
+    is read as its board draws it), and withBoard fills it in as this test does."""
+    holding = {name for name, text in documents().items() if BOARD_PART in text}
+    assert {"GAME", "REPLAY_STEPS"} <= holding
+    kinds = (STATIC / "kinds.js").read_text()
+    assert TYPED_PART.format(name="${board.VIEW_NAME}") in kinds
+    assert f'"{STATE_PART}"' in kinds
+
+
+def test_each_board_s_view_is_one_fragment_on_a_member_of_the_game_view() -> None:
+    """A board's ``VIEW`` is one fragment, named ``VIEW_NAME``, on a member of ``GameView``;
+    each shipped game's board has one (the generic board has none: it reads ``state``)."""
+    members = SCHEMA.get_type("GameView")
+    assert isinstance(members, GraphQLUnionType)
+    typed = {member.name for member in members.types}
+    for board, (view, name) in boards().items():
+        if board == "generic":
+            assert (view, name) == ("", None)
+            continue
+        (definition,) = parse(view).definitions
+        assert isinstance(definition, FragmentDefinitionNode), board
+        assert definition.name.value == name, board
+        assert definition.type_condition.name.value in typed, board
+
+
 def test_every_fragment_is_sent_by_some_operation() -> None:
     """A fragment no operation uses would be checked by nothing: each one is part of one."""
-    texts = documents()
     used = " ".join(operations().values())
-    for name, text in texts.items():
+    for name, text in filled().items():
         for definition in parse(text).definitions:
             if isinstance(definition, FragmentDefinitionNode):
                 assert f"...{definition.name.value}" in used, f"fragment of {name} unused"
@@ -74,16 +160,23 @@ def test_the_validation_catches_a_field_the_schema_lacks() -> None:
 
 
 def test_the_client_sends_no_document_written_elsewhere() -> None:
-    """Every ``gql(...)`` / ``subscribe(...)`` call of the client's modules names an export of
-    queries.js (an UPPER_CASE constant imported from it), so the documents checked above are
-    all the client sends."""
-    call = re.compile(r"\b(gql|subscribe)\(\s*([^,)\s]+)")
-    names = set(documents())
+    """Every ``gql(...)`` / ``subscribe(...)`` call of the client's modules (the board modules
+    too) names an export of queries.js (an UPPER_CASE constant imported from it), the ones that
+    hold the board's part through ``withBoard(NAME, board)``, so the documents checked above
+    are all the client sends."""
+    call = re.compile(r"\b(gql|subscribe)\(\s*(withBoard\(\s*)?([^,)\s]+)")
+    texts = documents()
+    modules = sorted(STATIC.rglob("*.js"))
+    modules += [game.web_board for game in registry.games() if game.web_board]
     calls = 0
-    for path in sorted(STATIC.rglob("*.js")):
+    for path in modules:
         if path.name in ("queries.js", "api.js"):
             continue
-        for _, first in call.findall(path.read_text()):
+        for _, board, first in call.findall(path.read_text()):
             calls += 1
-            assert first in names or first in ("document", "mutation"), f"{path.name}: {first}"
+            where = f"{path.name}: {first}"
+            if first in ("document", "mutation"):
+                continue
+            assert first in texts, where
+            assert (BOARD_PART in texts[first]) == bool(board), where
     assert calls >= 5

@@ -4,7 +4,7 @@ at the end equal to the game's ``result``; a shared link ``/games/<id>?v=<n>`` o
 spectator with no account; the log's verdict with the hash chain's head; the export link.
 
 Real server, headless Chromium, every request to another origin recorded and aborted
-(tests/web/conftest.py). The games are played to their end by random bots through the API.
+(tests/web/conftest.py). The games are played to their end by a host and random bots.
 """
 
 from __future__ import annotations
@@ -15,30 +15,21 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.client import Client, events_of, register, wait_game
+from tests.client import Client, events_of, register
+from tests.service.play import finished_against_bots
 from tests.web.conftest import PHONE, Web
 
 
-def finished_game(owner: Client, kind: str, seats: int, seed: str) -> str:
-    """A game played to its end by random bots (in their own commands, a moment later)."""
-    game = owner.gql(
-        "mutation($i: CreateGameInput!) { createGame(input: $i) { id } }",
-        {"i": {"kind": kind, "seats": seats, "seed": seed}},
-    )["createGame"]["id"]
-    for _ in range(seats):
-        owner.gql(
-            'mutation($g: ID!) { addBot(gameId: $g, strategy: "random") { id } }', {"g": game}
-        )
-    assert wait_game(owner, game)["status"] == "FINISHED", "the bots finish the game"
-    return str(game)
+def finished_game(server: Any, kind: str, seats: int, seed: str) -> str:
+    """A game played to its end by a host and ``random`` bots (``finished_against_bots``)."""
+    return finished_against_bots(server.database_url, kind, seats, seed, heard_by=server.url)
 
 
 @pytest.fixture(scope="module")
 def games(web_server: Any) -> dict[str, str]:
-    owner = register(web_server.url, "Owner")
     return {
-        "AMUN_RE": finished_game(owner, "AMUN_RE", 3, "replay-amun-re"),
-        "IMHOTEP": finished_game(owner, "IMHOTEP", 2, "replay-imhotep"),
+        "AMUN_RE": finished_game(web_server, "AMUN_RE", 3, "replay-amun-re"),
+        "IMHOTEP": finished_game(web_server, "IMHOTEP", 2, "replay-imhotep"),
     }
 
 

@@ -1,0 +1,1 @@
+"""Processes on one store: the store, notification order, caches, read models, outages."""

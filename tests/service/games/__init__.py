@@ -1,0 +1,1 @@
+"""Playing games over the API: whole games, time controls, bots, undo, replays and forks."""

@@ -1,0 +1,1 @@
+"""Accounts, settings and the operator's view: metrics, its port and request logs."""

@@ -1,0 +1,1 @@
+"""Hidden information: no read path shows a seat's secrets, the seed or its salt to another."""

@@ -1,0 +1,1 @@
+"""The API over its transports: HTTP, GraphQL, REST, websockets, and clients that misbehave."""
