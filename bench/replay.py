@@ -24,7 +24,9 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import start_server
+from domain.registry import rules_for
 from service.app.application import Application
+from service.app.bots.driver import BotDriver
 from service.store.database import open_store
 
 CONFIGS = [
@@ -39,13 +41,26 @@ GRAPHQL_REPLAY = (
 
 
 def finished_game(url: str, kind: str, seats: int, options: dict[str, object]) -> tuple[str, int]:
+    """A game played to its end by a host at seat 0 (random legal actions) and ``random`` bots
+    (a table needs a person: bots alone are refused), the bots played by a driver here."""
     games = Application(open_store(url))
     host = games.accounts.register_player("Host")[0]
     game = games.seating.create_game(host, kind, seats, options, f"bench-replay-{kind}")
-    for _ in range(seats):
-        game = games.seating.add_bot(host, str(game.id), None, "random")
+    game_id = str(game.id)
+    games.seating.join_game(host, game_id, 0)
+    for _ in range(seats - 1):
+        game = games.seating.add_bot(host, game_id, None, "random")
+    driver, rng = BotDriver(games.tables), random.Random(kind)
+    rules = rules_for(kind)
+    while True:
+        driver.settle(game_id)
+        game = games.tables.get(game_id)
+        if game.table.status != "ACTIVE":
+            break
+        action = rng.choice(rules.legal_actions(game.table.game, 0))
+        games.play.act(host, game_id, action)
     assert game.table.status == "FINISHED"
-    return str(game.id), game.version
+    return game_id, game.version
 
 
 def scrub_rest(client: httpx.Client, game_id: str) -> int:

@@ -1,6 +1,6 @@
 """A small typed client for the Papyrus API (GraphQL over HTTP, the subscription over websockets).
 
-It knows the server only through its public contract (``/work/shared/API.md``, ``schema.graphql``):
+It knows the server only through its public contract (``docs/API.md``, ``schema.graphql``):
 it imports nothing of the server. Needs ``httpx``; ``wait_for_change`` needs ``websockets``.
 
     client = PapyrusClient("http://127.0.0.1:8000")
@@ -207,9 +207,13 @@ class PapyrusClient:
         )
         return Game.parse(data["addBot"])
 
-    def game(self, game_id: str) -> Game:
+    def game(self, game_id: str, min_version: int | None = None) -> Game:
+        """The game as the caller may see it. ``min_version``: at least this version of the
+        caller's log (an ``act``'s ``game.version``), even from a server behind a load balancer
+        that has not heard of that write yet."""
         data = self.graphql(
-            f"query($id: ID!) {{ game(id: $id) {{ {GAME_FIELDS} }} }}", {"id": game_id}
+            f"query($id: ID!, $v: Int) {{ game(id: $id, minVersion: $v) {{ {GAME_FIELDS} }} }}",
+            {"id": game_id, "v": min_version},
         )
         if data["game"] is None:
             raise PapyrusError(f"There is no game {game_id}.", "NOT_FOUND")

@@ -851,9 +851,9 @@ export interface AmunReYou {
 export interface CreateGameInput {
   /** Which game. */
   kind: GameKind;
-  /** Number of seats (Imhotep 2-4, Amun-Re 3-5: `catalog(kind) players`). */
+  /** Number of seats, in the game's range (`gameKinds { minSeats maxSeats }`). */
   seats: number;
-  /** Table options as a JSON object, named by each game's rules (Imhotep: the sites' sides and its variants; Amun-Re: the Expanded Pack modules and the scoring variants); unknown or invalid options are BAD_INPUT. Null: the defaults. */
+  /** Table options as a JSON object, named by each game's rules (docs/playing.md "Table options"); unknown or invalid options are BAD_INPUT. Null: the defaults. */
   options?: JSONValue | null;
   /** Makes the game deterministic (the same seed and actions give the same events) and unranked; hidden until the game is over. Omit it for a ranked game. */
   seed?: string | null;
@@ -1095,6 +1095,27 @@ export type GameKind = "IMHOTEP" | "AMUN_RE";
 
 /** Every value of `GameKind`. */
 export const GameKindValues: readonly GameKind[] = ["IMHOTEP", "AMUN_RE"];
+
+/** A game the server plays (`gameKinds`), as its package declares it. */
+export interface GameKindInfo {
+  __typename?: "GameKindInfo";
+  /** The game's kind. */
+  kind: GameKind;
+  /** Its display name ("Amun-Re"). */
+  name: string;
+  /** One line for people choosing a game. */
+  summary: string;
+  /** The fewest seats a table of it may have. */
+  minSeats: number;
+  /** The most seats a table of it may have. */
+  maxSeats: number;
+  /** The rules version new games are created with (`Game.rulesVersion`). */
+  rulesVersion: string;
+  /** The URL path of the web client's board for it: an ES module exporting `drawBoard`, the game's own or, for a game that has none, the generic board (the JSON `state` and every legal action as a button). */
+  boardModule: string;
+  /** Whether `boardModule` is the game's own board (false: the generic one). */
+  hasOwnBoard: boolean;
+}
 
 /** The outcome of a finished game. */
 export interface GameResult {
@@ -1630,7 +1651,7 @@ export interface Mutation {
   createGame: Game;
   /** Take a seat (the first free one if none is given). */
   joinGame: Game;
-  /** A server-side bot takes a seat and plays when it must. `strategy` is its level: "random" (the default), "greedy" or "mcts" (README "Bot levels"). */
+  /** A server-side bot takes a seat and plays when it must. `strategy` is its level: "random" (the default), "greedy" or "mcts" (docs/bots.md "Bot levels"). FORBIDDEN past the caller's bounds (tables with bots, searching bots: the message names the bound), and for the last free seat of a table where no person sits. */
   addBot: Game;
   /** Close a table without a result: its creator while it is open, a seated player once it runs. */
   abandonGame: Game;
@@ -1805,8 +1826,10 @@ export interface Query {
   me: Player | null;
   /** Every action of a game kind: its parameters, label, rule and JSON Schema (the vocabulary of `legalActions` and `act`). */
   actionCatalog: Array<ActionSpec>;
-  /** The static catalog a renderer needs to draw a game kind's board, for the current rules version (`rulesVersion`): Imhotep's sites on sides A and B with their spaces, points and bonuses, the market cards with texts and colours, the round cards and ships; Amun-Re's provinces, Favour cards with texts, Offering tiles, statues, tomb tiles and scoring tables. Values the rules spec marks as designed carry `"designed": true` and `"spec"` (the section). Every id the game's `state` refers to is found here. */
+  /** The static catalog a renderer needs to draw a game kind's board, for the current rules version (`rulesVersion`), as the game declares it: its sites, cards, provinces, tiles, ships or scoring tables, with their texts. Values the rules spec marks as designed carry `"designed": true` and `"spec"` (the section). Every id the game's `state` refers to is found here. */
   catalog: JSONValue;
+  /** Every game the server plays, as its package registers it: names, seat ranges, rules versions and the web client's board for each. */
+  gameKinds: Array<GameKindInfo>;
   /** The game as the caller may see it; null if there is none. */
   game: Game | null;
   /** The object with this global id (Relay), or null: every node is a `Game`. */
@@ -1847,6 +1870,8 @@ export interface QueryCatalogArgs {
 export interface QueryGameArgs {
   /** A game's id. */
   id: string;
+  /** Read your own writes on any server: the game at least at this version of your log (an `act`'s `game.version`). A server that has not heard of it yet asks the store. */
+  minVersion?: number | null;
 }
 
 /** The arguments of `Query.node`. */
@@ -1979,14 +2004,14 @@ export interface ReadModelPosition {
   __typename?: "ReadModelPosition";
   /** The read model's name. */
   name: string;
-  /** Last notification of the store applied. */
+  /** How far it has applied the store, as a public position: the number of game events everybody sees up to there (another seat's private steps do not count). */
   position: number;
 }
 
 /** How far the read models (summaries, lobby, profiles, ratings) lag behind the store: pass a position as `minPosition` to read your own writes. */
 export interface ReadModelStatus {
   __typename?: "ReadModelStatus";
-  /** Last notification in the store. */
+  /** The store's public position: the number of game events everybody sees (another seat's private steps do not count). */
   storePosition: number;
   /** Each read model's position. */
   readModels: Array<ReadModelPosition>;
@@ -2027,7 +2052,7 @@ export interface ReplayStep {
 /** Points scored from one source over the finished games of a kind. */
 export interface ScoreSource {
   __typename?: "ScoreSource";
-  /** Where the points came from: a scoring item (Amun-Re "pyramids", "temples" …), an Imhotep site ("pyramids", "temple" …), else the scoring event's name; "other" for the rest. */
+  /** Where the points came from: the scoring item or site the game's scoring event names ("pyramids", "temple" …), else the scoring event's name; "other" for the rest. */
   source: string;
   /** Points from this source, all games together. */
   points: number;
