@@ -35,6 +35,7 @@ from eventsourcing.utils import Environment, EnvType
 from psycopg.sql import SQL, Identifier, Literal
 
 from service.store.database import session_options
+from service.store.failures import is_store_failure
 from service.store.horizon import Horizon
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -95,6 +96,12 @@ class Recorder(PostgresApplicationRecorder):
         super().__init__(datastore, **kwargs)
         self.horizon = Horizon()
         self._looking = threading.Lock()
+        self._begun = 0  # looks begun (counted under ``_looking``, before their statements)
+        self._last: tuple[int, int | BaseException] = (0, 0)  # the last look: index, outcome
+        pool_timeout = float(datastore.pool.timeout or 1.0)
+        #: how long a call waits for the look in progress (which is bounded by the pool's wait,
+        #: the statement timeout and one quick retry) before it gives up
+        self._look_wait = pool_timeout + 2 * float(self.datastore.lock_timeout or 2) + 1.0
         self.sql_create_statements[self.create_insert_function_statement_index] = (
             self._insert_function()
         )
@@ -146,14 +153,45 @@ class Recorder(PostgresApplicationRecorder):
             table=Identifier(self.events_table_name),
         )
 
-    @again_if_quick
     def sealed(self) -> int:
-        """Look again at the sequence and the writers in flight: the sealed horizon."""
+        """The sealed horizon, from a look begun after this call was made.
+
+        One look at a time, each told to the horizon before the next starts (a look's writers
+        judge only the looks made before it: ``Horizon.advance``). Calls that arrive while a
+        look is in progress wait for it and then share the next one: a look that *began* after
+        a call arrived saw every write committed before it, so its outcome answers every call
+        that was waiting — its horizon, or its failure. While the database is down, the calls
+        in flight thus fail together after one pool wait instead of one after another (a
+        request waited four pool timeouts in a queue of looks; ``tests/service/fleet/
+        test_notification_order.py``)."""
+        arrived = self._begun
+        if not self._looking.acquire(timeout=self._look_wait):
+            raise OperationalError("the horizon could not be looked at in time")
+        try:
+            index, outcome = self._last
+            if index > arrived:  # a look that began after this call arrived has ended
+                if not isinstance(outcome, BaseException):
+                    return outcome
+                if is_store_failure(outcome):  # a bug's failure is not shared: look again
+                    raise OperationalError(f"the horizon's look failed: {outcome}") from outcome
+            self._begun += 1
+            mine = self._begun
+            try:
+                sealed = self._look()
+            except BaseException as failure:
+                self._last = (mine, failure)
+                raise
+            self._last = (mine, sealed)
+            return sealed
+        finally:
+            self._looking.release()
+
+    @again_if_quick
+    def _look(self) -> int:
+        """Look again at the sequence and the writers in flight (under ``_looking``)."""
         last_id, writers, visible = self._look_statements
-        # one look at a time, each told to the horizon before the next starts: a look's writers
-        # judge only the looks made before it (``Horizon.advance``); its three statements in
-        # this order, in one round trip
-        with self._looking, self.datastore.get_connection() as conn, conn.pipeline():
+        # the three statements in this order, in one round trip
+        with self.datastore.get_connection() as conn, conn.pipeline():
             last, flying, seen = conn.cursor(), conn.cursor(), conn.cursor()
             last.execute(last_id, prepare=True)
             flying.execute(writers, prepare=True)

@@ -418,7 +418,11 @@ def test_an_outage_answers_unavailable_fast_and_loses_nothing_acknowledged(
         answers = list(load.answers)
         print(summary(answers, down_since, back_from))
         slow = [a for a in answers if a.waited > LONGEST_WAIT]
-        assert not slow, f"requests waited too long: {slow[:5]}"
+        assert not slow, "requests waited too long: " + "; ".join(
+            f"{a.what} sent {a.sent - down_since:+.2f} s from the kill "
+            f"({a.sent - back_from:+.2f} s from the restart), waited {a.waited:.2f} s, {a.code}"
+            for a in slow[:5]
+        ) + "\n" + server.tail()
         wrong = [a for a in answers if a.code not in ("OK", "UNAVAILABLE")]
         assert not wrong, f"answers other than success or UNAVAILABLE: {wrong[:5]}"
         unavailable = [a for a in answers if a.code == "UNAVAILABLE"]
