@@ -34,6 +34,7 @@ from service.app.recording import finish_if_over as finish_if_over
 from service.app.recording import record_steps as record_steps
 from service.app.recording import replay_table as replay_table
 from service.app.recording import settle_clock
+from service.app.tails import KEEP, Tails
 from service.store import GameTable
 from service.store.database import Store
 from service.store.entries import entry_of
@@ -98,6 +99,7 @@ class Tables:
         self.memo = Memo(TIMELINES)
         #: whether a game's log hides entries from some seats, and up to which version
         self.hiding = Memo(cache_size or 1)
+        self.tails = Tails(cache_size)  # the last entries saved or read here (``recent``)
         self._listeners: list[Listener] = []
 
     def follow(self) -> None:
@@ -157,6 +159,14 @@ class Tables:
         """Stored events after version ``after`` as they are shown (one query; the game is not
         loaded): an entry that names a deleted player names ``DELETED_PLAYER``."""
         return self.shown(self.stored_events(game_id, after, limit))
+
+    def recent(self, game_id: str, after: int, upto: int, limit: int) -> list[Recorded]:
+        """``events`` after ``after`` up to ``upto`` (``limit`` at most): from the entries
+        saved or read here last (``Tails``) when they reach back that far, else the store's."""
+        found = self.tails.after(game_id, after, upto, limit)
+        if found is None:
+            found = [e for e in self.stored_events(game_id, after, limit) if e.version <= upto]
+        return self.shown(found)
 
     def shown(self, entries: list[Recorded]) -> list[Recorded]:
         """Stored entries as they are shown (deleted players' names redacted)."""
@@ -241,8 +251,10 @@ class Tables:
             self.cache.doubt(game.id)
             raise
         self.cache.saved(game)  # the caller only reads it from now on
+        entries = [entry_of(r.domain_event) for r in recordings]
+        self.tails.add(str(game.id), entries)
         self._saved(game)
-        return [entry_of(r.domain_event) for r in recordings]
+        return entries
 
     def _saved(self, game: GameTable) -> None:
         for listener in self._listeners:
@@ -270,6 +282,7 @@ class Tables:
         if not isinstance(game, GameTable):  # not found, or not a game (a player's id)
             self.cache.abandon(ident)
             raise AggregateNotFoundError(ident)
+        self.tails.add(str(ident), [entry_of(e) for e in events[-KEEP:]])
         self.cache.offer(game)
         return copy.deepcopy(game)
 

@@ -138,20 +138,19 @@ def news(
     """The entries after ``last`` this process knows of, the game now and the caller's log
     now (one trip to a worker); no entries: nothing else is read."""
     games = context.app.tables
-    records = games.events(key, last, READ)
-    if not records:
-        return [], None, None
-    context.recheck()  # a token revoked meanwhile ends the subscription
     # the cache's own game when it is current (read only, never changed: no copy of its log
     # per subscriber), else a copy brought up to date
     current = games.peek(key) or games.get(key)
+    if current.version <= last:
+        return [], None, None
     # the store may hold entries this process does not know of yet (a save committing here,
     # or another process's, not yet heard): the caller's log is the game's as this process
     # knows it, so entries past it wait for the wake-up that follows once the game here is
-    # current (``Hub``)
-    records = [r for r in records if r.version <= current.version]
+    # current (``Hub``). The entries this process saved or read last answer without a query
+    records = games.recent(key, last, current.version, READ)
     if not records:
         return [], None, None
+    context.recheck()  # a token revoked meanwhile ends the subscription
     return records, current, numbering.timeline(games, current, context.caller)
 
 

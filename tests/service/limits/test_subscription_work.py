@@ -186,13 +186,13 @@ def test_a_cheap_catch_up_runs_on_the_common_pool(
     calls = Calls(monkeypatch)
     reads: list[str] = []
     tables = unbudgeted.server.config.app.state.runtime.app.tables
-    real = tables.events
+    real = tables.recent  # a subscriber's read of the entries after its last
 
-    def events(*args: Any, **kwargs: Any) -> Any:
+    def recent(*args: Any, **kwargs: Any) -> Any:
         reads.append(threading.current_thread().name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tables, "events", events)
+    monkeypatch.setattr(tables, "recent", recent)
     # the last three entries: a catch-up whose cost is known to be short (from version 0 the
     # whole game's length decides, and a random game's is near the threshold either way)
     last = Client(unbudgeted.url).gql("query($g: ID!) { game(id: $g) { version } }", {"g": game_id})
