@@ -11,12 +11,21 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 
+from service.app.cache import Memo
+
+#: steps and executed events kept for the subscribers of the same game
+SHARED = 4096
+
 
 class Hub:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._lobby: set[asyncio.Queue[tuple[str, int]]] = set()
+        #: what live subscribers are pushed, computed once and handed to each: the steps of a
+        #: game's entries by version and caller (``gamestream.fold``) and the executed events
+        #: by document and step (``streaming.EventExecution``)
+        self.shared = Memo(SHARED)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import copy
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain import table as tables
@@ -34,6 +34,7 @@ from service.api.graphql.context import Context
 from service.api.graphql.gameviews import typed_view
 from service.api.graphql.limits import COSTLY_LANE
 from service.app import numbering, views
+from service.app.cache import Memo
 from service.app.caller import Caller
 from service.app.clocks import clock_view_at
 from service.app.errors import BadInput
@@ -60,6 +61,9 @@ class Step:
     view: Any = None
     legal_actions: list[JSON] | None = None
     clock: JSON | None = None
+    #: what a subscription makes of this step (its GraphQL object), made once where the step
+    #: is shared (``fold``): the hub's executions then find the same object
+    made: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 async def game_entries(
@@ -100,8 +104,9 @@ async def game_entries(
                 for start in range(0, len(records), BATCH):
                     batch = records[start : start + BATCH]
                     table, steps = await context.run(
-                        fold, table, batch, current.table, caller, log_now, floor, revealed, needs
-                    )
+                        fold, table, batch, current, caller, log_now, floor, revealed, needs,
+                        context.hub.shared,
+                    )  # fmt: skip
                     last = batch[-1].version
                     for step in steps:
                         yield step
@@ -124,9 +129,10 @@ async def game_entries(
 
 
 def table_at(games: Any, game: GameTable, version: int) -> tables.Table | None:
-    """The table right after entry ``version`` of ``game`` (``None`` before its first)."""
+    """The table right after entry ``version`` of ``game`` (``None`` before its first; read,
+    never changed: ``fold`` copies it before it folds an entry into it)."""
     if version == game.version:
-        return copy.deepcopy(game.table)
+        return game.table  # ``game`` is this subscriber's own copy
     if version > 0:
         return games.past(game, version).table
     return None
@@ -157,23 +163,64 @@ def news(
 def fold(
     table: tables.Table | None,
     records: list[Recorded],
-    now: tables.Table,
+    current: GameTable,
     caller: Caller,
     log: numbering.Timeline,
     floor: int,
     revealed: bool,
     needs: frozenset[str],
+    shared: Memo | None = None,
 ) -> tuple[tables.Table | None, list[Step]]:
-    """``records`` folded into ``table`` (in place), with the ``Step`` of each entry of the
-    caller's log after its number ``floor``; ``now``: the game's table now (an entry is shown
-    as the caller may see it now)."""
+    """The ``Step`` of each of ``records`` in the caller's log after its number ``floor``, and
+    the table right after the last of them; ``current``: the game now (an entry is shown as the
+    caller may see it now).
+
+    ``table`` (the table right after the entry before ``records``) is never changed: it may be
+    the game's own, shared by every reader. The table right after the game's last entry is
+    ``current``'s, so a live subscriber folds nothing; only entries before it are folded, into
+    a copy, and only when a step must be computed. ``shared`` (the hub's) holds the steps
+    computed here, by game, entry, version now, player and selection: another subscriber of
+    the same caller, or any spectator, is handed the same ``Step``.
+    """
+    now = current.table
     rules = rules_for(now.kind)
     steps: list[Step] = []
+    behind: list[Recorded] = []  # entries after ``table`` not folded into it yet
+    private = False  # ``table`` is this call's own copy
+
+    def folded() -> tables.Table:
+        nonlocal table, private
+        for entry in behind:
+            if table is None:
+                table, private = tables.start(entry), True
+                continue
+            if not private:
+                table, private = copy.deepcopy(table), True
+            table = tables.evolve(table, entry, rules)
+        behind.clear()
+        assert table is not None
+        return table
+
     for record in records:
-        table = tables.start(record) if table is None else tables.evolve(table, record, rules)
-        if log.sees(record.version) and log.number(record.version) > floor:
-            shown = views.event(now, record, caller, log)
-            steps.append(step(table, shown, caller, revealed, needs))
+        if record.version == current.version:
+            table, private = now, False
+            behind.clear()
+        else:
+            behind.append(record)
+        if not (log.sees(record.version) and log.number(record.version) > floor):
+            continue
+        key = (current.id, record.version, current.version, caller.player_id, revealed, needs)
+        known = shared.get(key) if shared is not None else None
+        if known is not None and known[0] == record and known[1] == log:
+            steps.append(known[2])
+            continue
+        shown = views.event(now, record, caller, log)
+        made = step(folded(), shown, caller, revealed, needs)
+        if shared is not None:
+            shared.put(key, (record, log, made))
+        steps.append(made)
+    if behind:
+        folded()
     return table, steps
 
 

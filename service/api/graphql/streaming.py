@@ -76,12 +76,33 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
         return self._executed_on(pool, serially)
 
     async def _executed_on(self, pool: Executor, serially: bool | None) -> Any:
+        shared, key = self._shared()
+        if shared is not None:
+            known = shared.get(key)
+            if known is not None and known[0] is self.root_value:
+                await asyncio.sleep(0)  # a turn for the loop between two events all the same
+                return known[1]  # the same document on the same event: executed already
         loop = asyncio.get_running_loop()
         run = partial(StrawberryGraphQLCoreExecutionContext.execute_operation, self, serially)
         result = await loop.run_in_executor(pool, run)
         if self.is_awaitable(result):  # an async resolver left something for the loop
             result = await result
+        if shared is not None and not getattr(result, "errors", None):
+            shared.put(key, (self.root_value, result))
         return result
+
+    def _shared(self) -> tuple[Any, Any]:
+        """The hub's memo of executed events and this event's key in it (``None``: not
+        shared). Every subscriber handed the same event object (a step shared by
+        ``gamestream.fold``) with the same document and variables gets the same result, which
+        its resolvers, reading only that object, would compute again: it is computed once."""
+        hub = getattr(self.context_value, "hub", None)
+        location = getattr(self.operation, "loc", None)
+        if hub is None or location is None:
+            return None, None
+        variables = repr(sorted(self.variable_values.coerced.items()))
+        operation = location.start, location.source.body  # the document and its operation
+        return hub.shared, ("executed", operation, variables, id(self.root_value))
 
 
 def weakly(method: Callable[..., Any]) -> Callable[..., Any]:

@@ -53,7 +53,10 @@ class Subscription:
     ) -> AsyncGenerator[GameEvent, None]:
         cost = event_cost(info._raw_info)
         async for step in game_entries(info.context, str(game_id), after_version, cost):
-            yield GameEvent.of(step.event)
+            event = step.made.get("event")
+            if event is None:
+                event = step.made["event"] = GameEvent.of(step.event)
+            yield event
 
     @strawberry.subscription(
         description="Like `gameEvents` (the same events, numbered alike), each with everything "
@@ -67,17 +70,20 @@ class Subscription:
         needs = selected_fields(info._raw_info) & {STATE, VIEW, LEGAL_ACTIONS, CLOCK}
         entries = game_entries(info.context, str(game_id), after_version, cost, needs)
         async for step in entries:
-            event = GameEvent.of(step.event)
-            yield GameChange(
-                version=event.version,
-                status=GameStatus(step.status),
-                active_seats=step.active_seats,
-                view=step.view,  # each only when selected (``gamestream.Step``)
-                state=JSON(step.state),
-                legal_actions=[JSON(a) for a in step.legal_actions or ()],
-                event=event,
-                clock=game_clock(step.clock),
-            )
+            change = step.made.get("change")
+            if change is None:  # made once per step: a shared step is executed once too
+                event = GameEvent.of(step.event)
+                change = step.made["change"] = GameChange(
+                    version=event.version,
+                    status=GameStatus(step.status),
+                    active_seats=step.active_seats,
+                    view=step.view,  # each only when selected (``gamestream.Step``)
+                    state=JSON(step.state),
+                    legal_actions=[JSON(a) for a in step.legal_actions or ()],
+                    event=event,
+                    clock=game_clock(step.clock),
+                )
+            yield change
 
     @strawberry.subscription(
         description="Tables as they are created, seated, started, finished or abandoned "
