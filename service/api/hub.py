@@ -13,8 +13,10 @@ from collections import defaultdict
 
 from service.app.cache import Memo
 
-#: steps and executed events kept for the subscribers of the same game
-SHARED = 4096
+#: steps and executed events kept for the subscribers of the same game: only a burst's worth
+#: is needed (every subscriber of a game is served within moments of the others), and a step
+#: with the typed view is tens of KB
+SHARED = 512
 
 
 class Hub:
