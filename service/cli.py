@@ -143,7 +143,7 @@ def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> 
     import threading
     import time
 
-    from service.readmodels import ReadModels
+    from service.readmodels import ReadModels, Worker
     from service.store.database import open_store
     from service.store.feed import Feed
 
@@ -171,26 +171,28 @@ def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> 
                     continue
                 print(f"{name:10s} position {position} of {head} (lag {head - position})")
         else:
-            stop = False
+            stopped = threading.Event()
 
             def interrupt(*_: object) -> None:
-                nonlocal stop
-                stop = True
+                stopped.set()
 
             signal.signal(signal.SIGTERM, interrupt)
             signal.signal(signal.SIGINT, interrupt)
             print(f"keeping {', '.join(names or tuple(models.projections))} current; Ctrl-C stops")
-            wake = threading.Event()
+            # the server's own worker: woken by the feed and every second, and through an
+            # outage of the database it logs, waits and resumes from the last committed batch
+            worker = Worker(models, names=names or None)
             feed = Feed(models.store, database.is_postgres)
-            feed.subscribe(lambda *_: wake.set())
+            feed.subscribe(worker.wake)
+            worker.start()
+            worker.wake()
             feed.start()
             try:
-                while not stop:
-                    wake.clear()
-                    models.catch_up(names or None)
-                    wake.wait(1.0)
+                while not stopped.wait(1.0):
+                    pass
             finally:
                 feed.stop()
+                worker.stop()
         return 0
     finally:
         models.close()

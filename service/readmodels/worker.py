@@ -1,4 +1,5 @@
-"""Keeps the read models current in a background thread of the server process."""
+"""Keeps the read models current in a background thread: of the server process, or of
+``papyrus projections run``, through database outages."""
 
 from __future__ import annotations
 
@@ -15,9 +16,13 @@ log = logging.getLogger("papyrus.readmodels")
 class Worker:
     """Keeps the read models current in the background: woken by the feed, and every second."""
 
-    def __init__(self, models: ReadModels, interval: float = 1.0) -> None:
+    def __init__(
+        self, models: ReadModels, interval: float = 1.0, names: tuple[str, ...] | None = None
+    ) -> None:
+        """``names``: the read models to keep current (all by default)."""
         self.models = models
         self.interval = interval
+        self.names = names
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="papyrus-readmodels", daemon=True)
@@ -39,7 +44,7 @@ class Worker:
             self._wake.wait(self.interval)
             self._wake.clear()
             try:
-                self.models.catch_up()
+                self.models.catch_up(self.names)
                 failures = 0
                 self._stop.wait(0.01)  # let a burst of events gather into one batch
             except Exception as failure:  # loud, then retry from the last committed position

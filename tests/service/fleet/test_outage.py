@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -725,3 +726,93 @@ def test_a_deadline_passed_during_an_outage_fires_once_the_database_is_back(
         assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
     finally:
         served.stop()
+
+
+def positions(url: str) -> tuple[int, int]:
+    """The store's last notification id and the lowest read-model position."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        head = connection.execute("SELECT max(notification_id) FROM papyrus_events").fetchone()
+        low = connection.execute("SELECT min(position) FROM papyrus_tracking").fetchone()
+    return int((head or [0])[0] or 0), int((low or [0])[0] or 0)
+
+
+def caught_up_by(url: str, seconds: float) -> tuple[int, int]:
+    """Wait until every read model has applied the whole log: (head, lowest position)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            head, low = positions(url)
+        except Exception:  # the database is still starting
+            head, low = 1, 0
+        if low >= head or time.monotonic() > deadline:
+            return head, low
+        time.sleep(0.2)
+
+
+@pytest.mark.postgres
+def test_a_projections_process_keeps_the_read_models_through_an_outage(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The deployment's shape (deploy/compose.yaml): servers with ``--no-projections`` and one
+    ``papyrus projections run`` process. PostgreSQL crashes and comes back: the projections
+    process logs the outage, stays up, and applies what was written before and after it (it
+    used to die on the first failed catch-up, and the read models froze until restarted)."""
+    server = ServeProcess(cluster.url, "--no-projections", log_path=tmp_path / "server.log")
+    log = (tmp_path / "projections.log").open("wb")
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "projections", "run", "--database-url", cluster.url],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        players = [register(server.url, f"P{seat}") for seat in range(2)]
+        create_table(players, "IMHOTEP")
+        head, low = caught_up_by(cluster.url, 20)
+        assert low >= head > 0, (head, low)
+        cluster.kill()
+        time.sleep(3)  # the runner's catch-ups fail meanwhile
+        assert runner.poll() is None, "the projections process died with the database"
+        cluster.start()
+        deadline = time.monotonic() + 30
+        while True:  # the server answers again once its breaker lets a trial through
+            try:
+                players.append(register(server.url, "After"))
+                create_table(players[-2:], "IMHOTEP")
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        head_after, low_after = caught_up_by(cluster.url, 30)
+        assert head_after > head and low_after >= head_after, (head_after, low_after)
+        assert runner.poll() is None
+    finally:
+        server.stop()
+        runner.terminate()
+        try:
+            assert runner.wait(timeout=15) == 0, "the projections process did not stop cleanly"
+        finally:
+            log.close()
+            print((tmp_path / "projections.log").read_text()[-3000:])
+
+
+def test_the_compose_fleet_hands_the_read_models_to_one_projections_process() -> None:
+    """deploy/compose.yaml runs what the test above checks: every replica with
+    ``PAPYRUS_RUN_PROJECTIONS=0`` and a ``projections run`` service that is always up
+    (restarted, no opt-in profile), started after the tables exist."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    replicas = [s for name, s in services.items() if name.startswith("papyrus-")]
+    assert len(replicas) >= 2
+    assert all(s["environment"]["PAPYRUS_RUN_PROJECTIONS"] == "0" for s in replicas)
+    runner = services["projections"]
+    assert runner["command"] == ["projections", "run"]
+    assert "profiles" not in runner and runner["restart"] == "unless-stopped"
+    assert runner["depends_on"]["init"]["condition"] == "service_completed_successfully"
+    assert runner.get("environment", {}).get("PAPYRUS_RUN_PROJECTIONS") != "0"
