@@ -5,7 +5,10 @@ the checks that say whether the fleet held.
 What runs (``bench/fleet/``):
 
 * a private PostgreSQL cluster (``initdb`` in a temporary folder: restarting it touches nothing
-  else on the machine) and ``--replicas`` ``papyrus serve`` processes on it;
+  else on the machine) and ``--replicas`` ``papyrus serve --no-projections`` processes on it,
+  with one ``papyrus projections run`` process keeping the read models current, as
+  deploy/compose.yaml runs them (``--projections-in-servers``: every replica keeps them itself
+  instead, a lone server's default);
 * honest players (``fleet.honest``): ``--human-tables`` tables of humans and ``--bot-tables``
   tables of one human against bots of every level, Imhotep and Amun-Re, each played to the end
   and again, every request to the next replica; a websocket watcher per table;
@@ -45,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
 
 from bench.fleet import checks
 from bench.fleet.client import Api, Tally
-from bench.fleet.cluster import PrivatePostgres, Replica
+from bench.fleet.cluster import PrivatePostgres, Projections, Replica
 from bench.fleet.honest import Honest, Played
 from bench.fleet.hostile import Hostile
 from service.readmodels import ReadModels
@@ -84,6 +87,7 @@ class Soak:
         self.stopped = 0.0
         self.killed: tuple[str, float, float] | None = None  # (replica URL, killed, back)
         self.silent_opened: list[tuple[int, str, float]] = []
+        self.projections: Projections | None = None
         self.honest_addresses: set[str] = set()
 
     def note(self, fault: str) -> None:
@@ -97,8 +101,13 @@ class Soak:
         try:
             ping = [f"--websocket-ping-interval={self.args.ping:g}"]
             ping += [f"--websocket-ping-timeout={self.args.ping:g}"]
+            serve = ping + self.args.serve
+            if not self.args.projections_in_servers:  # the deployment's shape
+                serve = ["--no-projections", *serve]
+                self.projections = Projections("projections", self.postgres.url, [], self.folder)
+                self.projections.start()
             self.replicas = [
-                Replica(f"replica-{n + 1}", self.postgres.url, ping + self.args.serve, self.folder)
+                Replica(f"replica-{n + 1}", self.postgres.url, serve, self.folder)
                 for n in range(self.args.replicas)
             ]
             for replica in self.replicas:
@@ -113,6 +122,8 @@ class Soak:
         finally:
             for replica in self.replicas:
                 replica.kill()
+            if self.projections is not None:
+                self.projections.kill()
             self.postgres.close()
 
     async def play(self) -> None:
@@ -196,11 +207,16 @@ class Soak:
         games = checks.game_ids(url)
         bad_logs = asyncio.run(self.verify_all(games))
         stops = {r.name: r.stop() for r in self.replicas}
+        projections_behind = False
+        if self.projections is not None:  # what it applies once every write has stopped
+            projections_behind = not checks.caught_up(url)
+            stops[self.projections.name] = self.projections.stop()
         tail = self.catch_up(url)
         kept = checks.snapshot(url)
         checks.rebuild(url)
         compared, differing, examples = checks.differing_rows(kept, checks.snapshot(url))
-        errors = [line for r in self.replicas for line in checks.server_errors(r.log_lines())]
+        processes = [*self.replicas, *([self.projections] if self.projections else [])]
+        errors = [line for r in processes for line in checks.server_errors(r.log_lines())]
         dropped = [d for r in self.replicas for d in checks.dropped_sockets(r.log_lines())]
         silent_kept = self.silent_kept(dropped)
         honest_dropped = [d for d in dropped if d[0] in self.honest_addresses]
@@ -237,6 +253,8 @@ class Soak:
         }
         failures = []
         failures += [f"lost: {m}" for m in lost[:5]]
+        if projections_behind:
+            failures.append("the projections process did not apply the whole log within 60 s")
         failures += [f"log does not verify: {b}" for b in bad_logs[:5]]
         failures += examples
         failures += self.tally.internal[:5] + errors[:5]
@@ -328,6 +346,11 @@ def main(argv: list[str] | None = None) -> int:
         default=5.0,
         help="the replicas' websocket ping interval and timeout, seconds (a short run sees "
         "silent sockets dropped; the default of papyrus serve is 20)",
+    )
+    parser.add_argument(
+        "--projections-in-servers",
+        action="store_true",
+        help="every replica keeps the read models current itself (no projections process)",
     )
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="the report as one JSON line too")

@@ -157,3 +157,30 @@ class Replica:
 
     def log_lines(self) -> list[str]:
         return self.log_path.read_text(errors="replace").splitlines()
+
+
+class Projections(Replica):
+    """``papyrus projections run``: the process that keeps the read models current for servers
+    started with ``--no-projections`` (deploy/compose.yaml's shape). It serves no HTTP: it is
+    started once its banner is logged."""
+
+    def start(self, ready_seconds: float = 60.0) -> None:
+        command = [sys.executable, "-m", "service.cli", "projections", "run"]
+        command += ["--database-url", self.database_url, *self.options]
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.starts += 1
+        deadline = time.monotonic() + ready_seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited: see {self.log_path}")
+            if "current; Ctrl-C stops" in self.log_path.read_text(errors="replace"):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"{self.name} did not start in {ready_seconds} s: see {self.log_path}")
