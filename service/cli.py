@@ -134,6 +134,7 @@ def websocket_options(settings: Settings) -> dict[str, Any]:
         "ws_ping_interval": settings.websocket_ping_interval,
         "ws_ping_timeout": settings.websocket_ping_timeout,
         "ws_max_size": settings.max_body_bytes,
+        "ws_per_message_deflate": settings.websocket_compression,
     }
 
 

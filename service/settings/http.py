@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.settings.reading import at_least_seconds, between, integer, seconds, setting
+from service.settings.reading import (
+    at_least_seconds,
+    between,
+    boolean,
+    integer,
+    is_bool,
+    seconds,
+    setting,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,6 +71,18 @@ class HttpSettings:
         parse=integer,
         check=between(1),
         metavar="SUBSCRIPTIONS",
+    )
+    #: permessage-deflate (RFC 7692) on websockets whose client offers it
+    websocket_compression: bool = setting(
+        False,
+        env="PAPYRUS_WEBSOCKET_COMPRESSION",
+        flag="--websocket-compression",
+        help="compress websocket messages for clients that offer it (permessage-deflate): "
+        "about a fifth of the bytes of a pushed view, at a deflate per message and "
+        "subscriber on the server (off by default, as socket.io; the variable takes 1 or 0)",
+        parse=boolean,
+        check=is_bool,
+        shown="0",
     )
     #: keepalive and flow control of each websocket (service/api/sockets.py)
     websocket_ping_interval: float = setting(

@@ -14,7 +14,10 @@ the loop a turn between any two events. A catch-up costing more than a tenth of 
 clients ask for one, the common pool stays free for everybody else.
 
 Between wake-ups a live subscriber holds only the table right after its last entry: the game,
-its log and the caller's numbering are read again on the next wake-up.
+its log and the caller's numbering are read again on the next wake-up. A live wake-up is one trip
+to a worker (the news and their steps together); the steps are shared by every subscriber of the
+same caller and selection (``fold``), and a cheap selection's events are executed on the loop
+(``INLINE``, ``streaming``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import asyncio
 import contextlib
 import copy
 from collections.abc import AsyncGenerator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +49,12 @@ RECHECK_SECONDS = 30.0
 #: entries read from the store at once, and folded into the table per trip to a worker
 #: (small: a subscriber whose client does not read holds one batch of views, waiting)
 READ, BATCH = 20, 10
+#: a live subscriber whose selection costs at most this much an event (``cost.event_cost``:
+#: the web client's and the SDKs' selections without the typed view) is executed on the event
+#: loop: a hop to a worker and back costs more than that work (a catch-up never is)
+INLINE_COST = 60
+#: set in a subscription's own task once it is live and its selection that cheap
+INLINE: ContextVar[bool] = ContextVar("papyrus_inline_events", default=False)
 #: what a subscription may select of the table right after each entry (``Step``)
 STATE, VIEW, LEGAL_ACTIONS, CLOCK = "state", "view", "legalActions", "clock"
 
@@ -97,16 +107,21 @@ async def game_entries(
     try:
         while True:
             waiter.clear()
-            records, current, log_now = await context.run(news, context, key, last)
+            # a live subscriber's wake-up is one trip to a worker: the news and its steps
+            woken = await context.run(news, context, key, last, (table, floor, needs))
+            records, current, log_now, folded = woken
             if records:
                 assert current is not None and log_now is not None
                 revealed = views.is_revealed(current.table)  # over: everything is public
                 for start in range(0, len(records), BATCH):
                     batch = records[start : start + BATCH]
-                    table, steps = await context.run(
-                        fold, table, batch, current, caller, log_now, floor, revealed, needs,
-                        context.hub.shared,
-                    )  # fmt: skip
+                    if folded is not None:
+                        table, steps = folded
+                    else:
+                        table, steps = await context.run(
+                            fold, table, batch, current, caller, log_now, floor, revealed,
+                            needs, context.hub.shared,
+                        )  # fmt: skip
                     last = batch[-1].version
                     for step in steps:
                         yield step
@@ -116,6 +131,7 @@ async def game_entries(
                     return
                 continue
             COSTLY_LANE.set(None)  # caught up: live events go to the common pool
+            INLINE.set(cost <= INLINE_COST)  # and a cheap selection's on the loop itself
             del records, current, log_now
             # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a
             # cancellation (the client gone) that lands in the same turn as the wake-up, and
@@ -125,6 +141,7 @@ async def game_entries(
                     await waiter.wait()
     finally:
         COSTLY_LANE.set(None)
+        INLINE.set(False)
         context.hub.release(key, waiter)
 
 
@@ -139,25 +156,40 @@ def table_at(games: Any, game: GameTable, version: int) -> tables.Table | None:
 
 
 def news(
-    context: Context, key: str, last: int
-) -> tuple[list[Recorded], GameTable | None, numbering.Timeline | None]:
-    """The entries after ``last`` this process knows of, the game now and the caller's log
-    now (one trip to a worker); no entries: nothing else is read."""
+    context: Context, key: str, last: int, after: tuple[tables.Table | None, int, frozenset[str]]
+) -> tuple[
+    list[Recorded],
+    GameTable | None,
+    numbering.Timeline | None,
+    tuple[tables.Table | None, list[Step]] | None,
+]:
+    """The entries after ``last`` this process knows of, the game now, the caller's log now
+    and, when they are one batch (a live subscriber's wake-up), their steps folded on
+    ``after`` (the table, ``floor`` and ``needs`` of ``fold``): one trip to a worker; no
+    entries: nothing else is read."""
     games = context.app.tables
     # the cache's own game when it is current (read only, never changed: no copy of its log
     # per subscriber), else a copy brought up to date
     current = games.peek(key) or games.get(key)
     if current.version <= last:
-        return [], None, None
+        return [], None, None, None
     # the store may hold entries this process does not know of yet (a save committing here,
     # or another process's, not yet heard): the caller's log is the game's as this process
     # knows it, so entries past it wait for the wake-up that follows once the game here is
     # current (``Hub``). The entries this process saved or read last answer without a query
     records = games.recent(key, last, current.version, READ)
     if not records:
-        return [], None, None
+        return [], None, None, None
     context.recheck()  # a token revoked meanwhile ends the subscription
-    return records, current, numbering.timeline(games, current, context.caller)
+    log = numbering.timeline(games, current, context.caller)
+    if len(records) > BATCH:
+        return records, current, log, None
+    table, floor, needs = after
+    revealed = views.is_revealed(current.table)
+    steps = fold(
+        table, records, current, context.caller, log, floor, revealed, needs, context.hub.shared
+    )
+    return records, current, log, steps
 
 
 def fold(

@@ -25,6 +25,13 @@ collector frees, and frozen it would outlive its subscription by up to ``heap.FU
 with everything it holds. ``EventExecution`` holds those helpers through weak references:
 no cycle, and an executor goes as soon as its stream ends.
 
+Two exceptions keep the push path cheap (issue #22). A live event of a subscription whose
+selection is cheap (``gamestream.INLINE``: caught up, and no typed view) is executed on the
+loop itself: the hop to a worker and back cost more than the work. And an event object handed
+to several subscribers (a step shared by ``gamestream.fold``: every socket of one caller, every
+spectator) is executed once per document and variables: the hub's memo keeps the result, which
+the others are handed (the resolvers under it read only that object).
+
 This module owns the graphql-core internals it relies on (``build_per_event_executor``,
 ``execute_operation``, ``async_helpers`` and ``_relevant_sub_fields``, graphql-core 3.3;
 ``tests/service/limits/test_subscription_work.py`` and
@@ -42,6 +49,7 @@ from typing import Any
 
 from graphql.type.definition import GraphQLResolveInfoHelpers
 
+from service.api.graphql.gamestream import INLINE
 from service.api.graphql.limits import lane
 from service.api.graphql.strawberry_private import StrawberryGraphQLCoreExecutionContext
 
@@ -73,6 +81,15 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
         pool = lane() or getattr(self.context_value, "executor", None)
         if not isinstance(pool, Executor):  # a context without a pool (tests): inline
             return super().execute_operation(serially)
+        if INLINE.get():  # a live event of a cheap selection: here, once per shared event
+            shared, key = self._shared()
+            known = shared.get(key) if shared is not None else None
+            if known is not None and known[0] is self.root_value:
+                return known[1]
+            result = super().execute_operation(serially)
+            if shared is not None and not getattr(result, "errors", True):
+                shared.put(key, (self.root_value, result))
+            return result
         return self._executed_on(pool, serially)
 
     async def _executed_on(self, pool: Executor, serially: bool | None) -> Any:

@@ -88,12 +88,18 @@ class LoopLag:
         return self.worst
 
 
-async def catch_up(ws_url: str, game_id: str, count: int, query: str = CHANGED) -> list[list[int]]:
-    """``count`` catch-ups from 0 on one websocket: the versions each delivered."""
+async def catch_up(
+    ws_url: str, game_id: str, count: int, query: str = CHANGED, token: str | None = None
+) -> list[list[int]]:
+    """``count`` catch-ups from 0 on one websocket (``token``'s): the versions each
+    delivered."""
     async with websockets.connect(
         ws_url, subprotocols=["graphql-transport-ws"], max_size=None
     ) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init"}))
+        init: dict[str, Any] = {"type": "connection_init"}
+        if token:
+            init["payload"] = {"authorization": f"Bearer {token}"}
+        await ws.send(json.dumps(init))
         assert json.loads(await ws.recv())["type"] == "connection_ack"
         for n in range(count):
             payload = {"query": query, "variables": {"g": game_id, "a": 0}}
@@ -117,12 +123,14 @@ async def catch_up(ws_url: str, game_id: str, count: int, query: str = CHANGED) 
 def test_a_catch_up_runs_on_worker_threads_and_leaves_the_loop_free(
     unbudgeted: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Three full catch-ups of a finished game (the typed view, the state and the legal actions
-    after each event): every view and every legal action is computed on a worker thread (the
-    costly pool's: each costs more than a tenth of the cost limit), never on the event loop's
-    thread, and the loop is never held longer than a quarter of the catch-up (it was held for
-    all of it) nor a second; each delivers every event once, in order."""
+    """Three full catch-ups of a finished game by three callers (the typed view, the state and
+    the legal actions after each event; three callers, so that none is handed another's steps:
+    ``test_shared_pushes``): every view and every legal action is computed on a worker thread
+    (the costly pool's: each costs more than a tenth of the cost limit), never on the event
+    loop's thread, and the loop is never held longer than a quarter of the catch-up (it was
+    held for all of it) nor a second; each delivers every event once, in order."""
     owner = register(unbudgeted.url, "Owner")
+    readers = [register(unbudgeted.url, f"Reader {n}") for n in range(3)]
     game_id = finished_game(unbudgeted)
     version = owner.gql("query($g: ID!) { game(id: $g) { version } }", {"g": game_id})["game"][
         "version"
@@ -130,7 +138,13 @@ def test_a_catch_up_runs_on_worker_threads_and_leaves_the_loop_free(
     calls = Calls(monkeypatch)
     lag = LoopLag(unbudgeted)
     started = time.monotonic()
-    delivered = asyncio.run(catch_up(unbudgeted.ws_url, game_id, 3))
+
+    async def three() -> list[list[int]]:
+        ws_url = unbudgeted.ws_url
+        done = await asyncio.gather(*(catch_up(ws_url, game_id, 1, token=r.token) for r in readers))
+        return [versions for each in done for versions in each]
+
+    delivered = asyncio.run(three())
     took = time.monotonic() - started
     worst = lag.end()
     assert delivered == [list(range(1, version + 1))] * 3
@@ -198,9 +212,7 @@ def test_a_cheap_catch_up_runs_on_the_common_pool(
     last = Client(unbudgeted.url).gql("query($g: ID!) { game(id: $g) { version } }", {"g": game_id})
     after = last["game"]["version"] - 3
     payloads = asyncio.run(
-        subscribe(
-            unbudgeted.ws_url, LIGHT, {"g": game_id, "a": after}, until=lambda p: len(p) >= 3
-        )
+        subscribe(unbudgeted.ws_url, LIGHT, {"g": game_id, "a": after}, until=lambda p: len(p) >= 3)
     )
     versions = [p["data"]["gameChanged"]["version"] for p in payloads[:3]]
     assert versions == [after + 1, after + 2, after + 3]
