@@ -1,10 +1,25 @@
-"""HTTP load benchmark: concurrent Imhotep games through the real GraphQL API.
+"""Load benchmark: concurrent Imhotep games through the real GraphQL API (HTTP and websockets).
 
 Starts ``papyrus serve`` in a subprocess on a free loopback port (SQLite in a temporary file, or
 a fresh PostgreSQL database) and drives 4-player Imhotep games with random legal actions. Each
-seat is its own player (its own token); the seat to move reads the game with its legal actions
-(``game { version status activeSeats legalActions }``), picks one, and sends ``act`` with the
-version it read.
+seat is its own player (its own token). Two shapes (``--shape``):
+
+* ``poll`` (default): the seat to move reads the game with its legal actions over HTTP
+  (``game { version status activeSeats legalActions }``), picks one, and sends ``act`` over HTTP
+  with the version it read. Nobody else hears of the action: two requests per action.
+* ``push`` (bench/push.py), the shape of boardgame.io's harness: each seat holds one websocket
+  (``graphql-transport-ws``), subscribed to ``gameChanged`` of its game with its filtered
+  ``state`` and ``legalActions``; the seat to move acts on what was pushed to it, sending ``act``
+  over that socket (``--act-over http``: by HTTP POST), and the next mover is the seat whose push
+  of the new version (V', from the act's answer) shows it may act: it moves once it holds that
+  push and the answer is known. Every event of a command (about 2 per action) is pushed to all
+  four seats. Also measured: the push latency, send to the moment the last of the four seats
+  holds its push of V' (from the scheduled time in the open loop), and the pushes received per
+  action. Unlike boardgame.io, the mover waits for its act's answer too (boardgame.io's client
+  waits only for the pushed state, and the peer's latency is send to the mover's own push).
+  The websockets are opened once per load generator (not measured); the server is started with
+  ``--max-websockets-per-client`` above 4 per game (one loopback address holds every seat) and,
+  without ``--rate-limits``, without subscription budgets.
 
 Modes:
 
@@ -17,20 +32,28 @@ Modes:
   ``--games`` games in play, a finished game replaced by a new one), each ``act`` at its
   scheduled time; its latency is measured from that scheduled time (no coordinated omission:
   when the server falls behind, the wait for a game ready to act counts). The read before each
-  act is made right after the previous act of that game, off the timed path.
+  act is made right after the previous act of that game, off the timed path (push: the wait for
+  the next mover's push, likewise; a game is ready to act once its mover holds it).
 * ``read``: the cost of reading a short (about 50 events) and a long (about 5,000 events) game,
   ``game { version view legalActions }``, each read alone, with the ratio.
 
-Printed: actions/s, requests/s (reads + acts in the measured play), p50/p99/p999 of ``act`` in
-ms, and the server's CPU per action: utime+stime of the server processes (``/proc/<pid>/stat``,
-the process and its children) over the measured play, divided by the actions. ``--json`` adds
-one machine-readable line (the last line of the output).
+Printed: actions/s, requests/s (reads + acts in the measured play; push: acts, and the lobby
+of the open loop), p50/p99/p999 of ``act`` in ms, and the server's CPU per action: utime+stime
+of the server processes (``/proc/<pid>/stat``, the process and its children) over the measured
+play, divided by the actions; the push shape adds push p50/p99/p999, pushes per action (about 4
+x events per action, both printed) and the games played to their end. ``--json`` adds one
+machine-readable line per result (the last lines of the output; ``shape``, ``act_over``,
+``push_p50_ms``, ``push_p99_ms``, ``push_p999_ms``, ``pushes_per_action``, and
+``mover_push_p50_ms``/``p99``: send to the mover's own push, as boardgame.io times a move; the
+push figures are null for poll).
 
     .venv/bin/python bench/api.py --store sqlite --games 32 --seconds 20
     .venv/bin/python bench/api.py --store postgres --games 8 --seconds 20 --json
     .venv/bin/python bench/api.py --store sqlite --games 32 --rate 100 --seconds 20
     .venv/bin/python bench/api.py --store sqlite --rate half --games 32 --seconds 20
     .venv/bin/python bench/api.py --store sqlite --mode read
+    .venv/bin/python bench/api.py --store sqlite --shape push --games 8 --seconds 10
+    .venv/bin/python bench/api.py --store postgres --shape push --act-over http --rate half
 
 ``--rate half`` runs the closed loop first and then the open loop at half its actions/s.
 ``--pin`` puts the server on CPU 0 and the load generator on CPU 1 (as the peer's harness).
@@ -232,6 +255,19 @@ async def act(client: Client, table: Table) -> list[int]:
 # -- the load-generating processes ---------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Shape:
+    """How the seats play: ``poll`` (read, then act, both over HTTP) or ``push`` (one websocket
+    per seat, bench/push.py), whose acts go over that socket (``ws``) or by HTTP POST."""
+
+    name: str = "poll"
+    act_over: str = "http"
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name == "poll" else f"{self.name}/{self.act_over}"
+
+
 @dataclass
 class Shared:
     """What the coordinator tells the load generators before each round."""
@@ -251,6 +287,15 @@ class Figures:
     games: int = 0
     late: int = 0  # open loop: scheduled actions not answered by the end
     driver_cpu: float = 0.0
+    push_latencies: list[float] = field(default_factory=list)  # the push shape (bench/push.py)
+    mover_push_latencies: list[float] = field(default_factory=list)
+    pushes: int = 0
+    events: int = 0
+    finished: int = 0  # push: games played to their end
+
+    def add(self, other: Figures) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
 
 
 def driver_cpu() -> float:
@@ -324,17 +369,47 @@ async def open_round(
     f.requests += client.requests - requests_before
 
 
-async def generate(url: str, first: int, games: int, shared: Shared, out: Any, index: int) -> None:
+class PollDriver:
+    """The poll shape: the seat to move reads the game over HTTP, then acts over HTTP."""
+
+    def __init__(self, client: Client, tables: list[Table]) -> None:
+        self.client, self.tables = client, tables
+
+    async def connect(self) -> None:
+        pass
+
+    async def lobby(self) -> None:
+        for table in self.tables:
+            await new_game(self.client, table)
+
+    async def closed_round(self, deadline: float, f: Figures) -> None:
+        await closed_round(self.client, self.tables, deadline, f)
+
+    async def open_round(self, seconds: float, rate: float, f: Figures, phase: float) -> None:
+        await open_round(self.client, self.tables, seconds, rate, f, phase)
+
+    async def close(self) -> None:
+        pass
+
+
+async def generate(
+    url: str, first: int, games: int, shared: Shared, out: Any, index: int, shape: Shape
+) -> None:
     connector = aiohttp.TCPConnector(limit=games * 2 + 2)
     timeout = aiohttp.ClientTimeout(total=120)
     kept = Figures()
     async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as session:
         client = Client(session)
         tables = [await seat_players(client, slot) for slot in range(first, first + games)]
+        driver: Any = PollDriver(client, tables)
+        if shape.name == "push":
+            from bench.push import PushDriver
+
+            driver = PushDriver(client, tables, url, shape.act_over)
+        await driver.connect()  # push: one websocket per seat (not measured)
         while True:
             if shared.go.value == 1:  # a closed round: its lobby, not measured
-                for table in tables:
-                    await new_game(client, table)
+                await driver.lobby()
             shared.barrier.wait()  # A: the coordinator samples the server's CPU
             go, budget, measured = shared.go.value, shared.budget.value, shared.measured.value
             if not go:
@@ -342,27 +417,35 @@ async def generate(url: str, first: int, games: int, shared: Shared, out: Any, i
             f = Figures()
             cpu = driver_cpu()
             if go == 1:
-                await closed_round(client, tables, time.monotonic() + budget, f)
+                await driver.closed_round(time.monotonic() + budget, f)
             else:
-                await open_round(client, tables, budget, shared.rate.value, f, index / 7)
+                await driver.open_round(budget, shared.rate.value, f, index / 7)
             f.driver_cpu = driver_cpu() - cpu
             shared.barrier.wait()  # B: the round is over everywhere
             if measured:
-                kept.latencies += f.latencies
-                kept.actions += f.actions
-                kept.requests += f.requests
-                kept.games += f.games + (len(tables) if go == 1 else 0)
-                kept.late += f.late
-                kept.driver_cpu += f.driver_cpu
-    out.put((kept.latencies, kept.actions, kept.requests, kept.games, kept.late, kept.driver_cpu))
+                f.games += len(tables) if go == 1 else 0
+                kept.add(f)
+        await driver.close()
+    out.put(vars(kept))
 
 
 def generator_process(
-    url: str, first: int, games: int, shared: Shared, out: Any, index: int, cpu: int | None
+    url: str,
+    first: int,
+    games: int,
+    shared: Shared,
+    out: Any,
+    index: int,
+    cpu: int | None,
+    shape: Shape,
 ) -> None:
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
-    asyncio.run(generate(url, first, games, shared, out, index))
+    try:
+        asyncio.run(generate(url, first, games, shared, out, index, shape))
+    except BaseException:
+        shared.barrier.abort()  # the coordinator stops waiting (its traceback follows this one)
+        raise
 
 
 def signal_all(pids: list[int], signum: int) -> None:
@@ -386,6 +469,7 @@ def drive(
     warmup: float,
     driver_cpu_index: int | None,
     profiling: bool = False,
+    shape: Shape = Shape(),
 ) -> dict[str, Any]:
     """Rounds of play over ``clients`` generator processes; the figures of the measured ones."""
     ctx = multiprocessing.get_context("fork")
@@ -403,7 +487,7 @@ def drive(
     workers = [
         ctx.Process(
             target=generator_process,
-            args=(urls[i % len(urls)], f, n, shared, out, i, driver_cpu_index),
+            args=(urls[i % len(urls)], f, n, shared, out, i, driver_cpu_index, shape),
             daemon=True,
         )
         for i, (f, n) in enumerate(zip(firsts, shares, strict=True))
@@ -444,18 +528,29 @@ def drive(
             worker.join(timeout=10)
             if worker.is_alive():
                 worker.kill()
-    latencies = sorted(x for part in parts for x in part[0])
-    actions = sum(part[1] for part in parts)
-    requests = sum(part[2] for part in parts)
+    total = Figures()
+    for part in parts:
+        total.add(Figures(**part))
+    latencies = sorted(total.latencies)
+    pushed = sorted(total.push_latencies)
+    own = sorted(total.mover_push_latencies)
+    actions, requests = total.actions, total.requests
+    push = shape.name == "push"
+
+    def ms(values: list[float], q: float) -> float | None:
+        return 1000 * quantile(values, q) if push else None
+
     return {
         "mode": "open" if rate else "closed",
+        "shape": shape.name,
+        "act_over": shape.act_over,
         "games": games,
         "rounds": rounds,
         "offered_rate": rate,
         "actions": actions,
         "requests": requests,
-        "games_played": sum(part[3] for part in parts),
-        "late": sum(part[4] for part in parts),
+        "games_played": total.games,
+        "late": total.late,
         "seconds": played,
         "actions_per_s": actions / played if played else 0.0,
         "requests_per_s": requests / played if played else 0.0,
@@ -466,7 +561,17 @@ def drive(
         "server_cpu_ms_per_action": 1000 * cpu / actions if actions else float("nan"),
         "server_cpu_percent": 100 * cpu / played if played else 0.0,
         "server_rss_mib": memory,
-        "driver_cpu_percent": 100 * sum(part[5] for part in parts) / played if played else 0.0,
+        "driver_cpu_percent": 100 * total.driver_cpu / played if played else 0.0,
+        "push_p50_ms": ms(pushed, 0.50),
+        "push_p99_ms": ms(pushed, 0.99),
+        "push_p999_ms": ms(pushed, 0.999),
+        "mover_push_p50_ms": ms(own, 0.50),
+        "mover_push_p99_ms": ms(own, 0.99),
+        "push_measured": len(pushed) if push else None,
+        "pushes": total.pushes if push else None,
+        "pushes_per_action": total.pushes / actions if push and actions else None,
+        "events_per_action": total.events / actions if push and actions else None,
+        "games_finished": total.finished if push else None,
     }
 
 
@@ -646,18 +751,32 @@ def line(store: str, servers_: int, f: dict[str, Any]) -> str:
             f"{f['ratio_state_p50']:.2f}"
         )
     offered = f" offered={f['offered_rate']:.0f}/s late={f['late']}" if f["mode"] == "open" else ""
+    shape = Shape(f.get("shape", "poll"), f.get("act_over", "http"))
+    pushed = ""
+    if shape.name == "push":
+        pushed = (
+            f"  push p50={f['push_p50_ms']:.1f} p99={f['push_p99_ms']:.1f} "
+            f"p999={f['push_p999_ms']:.1f} ms  {f['pushes_per_action'] or 0:.2f} pushes/action "
+            f"({f['events_per_action'] or 0:.2f} events/action, {f['games_finished']} games over)"
+        )
     return (
-        f"{store:8s} {f['mode']:6s} servers={servers_} games={f['games']:3d}{offered} "
+        f"{store:8s} {f['mode']:6s} {shape.label:9s} servers={servers_} games={f['games']:3d}"
+        f"{offered} "
         f"actions={f['actions']:6d} in {f['seconds']:.1f}s  {f['actions_per_s']:7.1f} actions/s "
         f"{f['requests_per_s']:7.1f} req/s  act p50={f['p50_ms']:.1f} p99={f['p99_ms']:.1f} "
         f"p999={f['p999_ms']:.1f} ms  server CPU {f['server_cpu_ms_per_action']:.2f} ms/action "
         f"({f['server_cpu_percent']:.0f}% of a core, RSS {f['server_rss_mib']:.0f} MiB)  "
-        f"driver {f['driver_cpu_percent']:.0f}%"
+        f"driver {f['driver_cpu_percent']:.0f}%{pushed}"
     )
 
 
 def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> list[dict[str, Any]]:
     extra = [] if args.rate_limits else list(NO_RATE_LIMITS)
+    shape = Shape(args.shape, args.act_over if args.shape == "push" else "http")
+    if shape.name == "push":
+        from bench.push import server_args
+
+        extra += server_args(args.games, args.rate_limits)
     extra += args.server_arg or []
     results: list[dict[str, Any]] = []
     with (
@@ -691,6 +810,7 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
                 args.warmup,
                 1 if args.pin else None,
                 profiling=bool(args.profile),
+                shape=shape,
             )
             figures.update(store=store, servers=args.servers)
             emit(line(store, args.servers, figures))
@@ -710,6 +830,18 @@ def parser() -> argparse.ArgumentParser:
         "--rate",
         default=None,
         help="open loop: offered actions/s over all games, or 'half' (half the closed loop's)",
+    )
+    p.add_argument(
+        "--shape",
+        choices=["poll", "push"],
+        default="poll",
+        help="poll: read then act over HTTP; push: one websocket per seat (bench/push.py)",
+    )
+    p.add_argument(
+        "--act-over",
+        choices=["ws", "http"],
+        default="ws",
+        help="push shape: send act over the seat's websocket (ws) or by HTTP POST",
     )
     p.add_argument("--warmup", type=float, default=3, help="unmeasured warm-up play, seconds")
     p.add_argument("--clients", type=int, default=1, help="load-generating processes")
@@ -739,6 +871,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         args.mode = "open" if args.rate else "closed"
     if args.mode == "open" and not args.rate:
         parser().error("--mode open needs --rate")
+    if args.mode == "read" and args.shape != "poll":
+        parser().error("--mode read reads over HTTP: no --shape push")
     if args.rate not in (None, "half"):
         try:
             if float(args.rate) <= 0:
@@ -756,4 +890,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    main()
+    # run the module's copy that bench/push.py imports (one Figures class, not two)
+    from bench.api import main as entry
+
+    entry()

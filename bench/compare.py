@@ -1,27 +1,46 @@
 """Papyrus side by side with boardgame.io, back to back on this machine, and the ratios.
 
 For each concurrency N (8 and 32 games), ``--pairs`` times (3) in a row: boardgame.io with its
-in-memory storage, boardgame.io with FlatFile, Papyrus on SQLite, Papyrus on PostgreSQL
-(durable: every acknowledged action committed), each on a fresh server; then a table of the
-medians and the ratios (Papyrus ÷ boardgame.io FlatFile, Papyrus ÷ boardgame.io in memory, the
-median of the per-pair ratios), and Papyrus ÷ the eventsourcing library's own save ceiling on
-the same store (``../shared/tools/es_ceiling.py``, run right after each Papyrus run on its store:
-sequential ``save()`` calls of one event each on one connection, which is what one ``act`` is at
-least; Papyrus runs 8-32 commands at once, so on PostgreSQL, whose WAL flush serves every
-transaction committing at that moment, the ratio can pass 1).
+in-memory storage, boardgame.io with FlatFile, then Papyrus on SQLite and on PostgreSQL (durable:
+every acknowledged action committed), each store once per shape of ``--shapes`` (poll and push),
+each run on a fresh server; then a table of the medians and the ratios (each Papyrus shape ÷
+boardgame.io FlatFile, ÷ boardgame.io in memory, the median of the per-pair ratios), and Papyrus
+÷ the eventsourcing library's own save ceiling on the same store (``../shared/tools/es_ceiling.py``,
+run once per pair right after the last Papyrus run on its store: sequential ``save()`` calls of
+one event each on one connection, which is what one ``act`` is at least; Papyrus runs 8-32
+commands at once, so on PostgreSQL, whose WAL flush serves every transaction committing at that
+moment, the ratio can pass 1).
+
+The two Papyrus shapes (``bench/api.py --shape``):
+
+* ``poll`` (rows "Papyrus SQLite, poll"; keys ``papyrus-sqlite``): the seat to move reads the
+  game with its legal actions over HTTP, then sends ``act`` over HTTP; a Papyrus action is two
+  requests and nobody else is told of it. Latency: the ``act`` alone.
+* ``push`` (rows "..., push"; keys ``papyrus-sqlite-push``), boardgame.io's shape: one websocket
+  per seat subscribed to ``gameChanged`` (the seat's filtered state and legal actions), the mover
+  sends ``act`` over its socket (``--act-over http``: by HTTP POST) and the next mover moves on the
+  state pushed to it. Every event of a command (about 2 per Imhotep action) is pushed to all four
+  seats, as boardgame.io broadcasts each move to its four clients. "act p50/p99" is send → the
+  act's answer; "push p99" is send → the last of the four seats holding its push of the new
+  version. boardgame.io's latency is send → the mover's own client holding the server's update
+  (the push to the mover, not to all four), and its next player moves on that push alone, while
+  Papyrus's next mover also waits for the act's answer (bench/push.py). The raw JSON of each
+  push run also holds ``mover_push_p50_ms``/``mover_push_p99_ms``: send → the mover's own push,
+  boardgame.io's measure.
 
 boardgame.io is driven with its own harness (``../shared/peers/boardgameio``, copied to a
 temporary folder, ``npm ci`` there), the way its ``run.sh`` runs one configuration: the server
 under ``/usr/bin/time -v`` on CPU 0, its driver on CPU 1, a warm-up of 32 matches, then
 ceil(64 / N) rounds of N concurrent 4-player matches of 150 moves. Papyrus is driven by
-``bench/api.py`` in its closed loop at the same N (rounds of N games, lobby not measured, a short
-warm-up), the server on CPU 0 and the load generator on CPU 1; a Papyrus action is one read of
-the game with its legal actions plus one ``act``; a boardgame.io move is one socket.io message
-and its broadcast. The PostgreSQL server itself is not pinned (it is a separate process).
+``bench/api.py`` in its closed loop at the same N (rounds of N games, lobby and websocket setup
+not measured, a short warm-up), the server on CPU 0 and the load generator on CPU 1; a
+boardgame.io move is one socket.io message and its four filtered broadcasts. The PostgreSQL
+server itself is not pinned (it is a separate process).
 
-    bench/compare.sh                 # full: N = 8 and 32, 3 pairs each (~15 min)
-    bench/compare.sh --quick         # smoke: 1 pair, short runs (~3 min)
+    bench/compare.sh                 # full: N = 8 and 32, 3 pairs each, poll and push (~20 min)
+    bench/compare.sh --quick         # smoke: 1 pair, short runs (~4 min)
     bench/compare.sh --ns 8 --pairs 1 --seconds 10
+    bench/compare.sh --quick --configs papyrus-sqlite --shapes push --no-ceiling
 
 Needs Node.js 20 + npm (the npm registry for ``npm ci``), GNU time at ``/usr/bin/time``
 (``apt-get install time``), ``taskset``, and PostgreSQL at ``PAPYRUS_TEST_POSTGRES_URL``
@@ -53,12 +72,23 @@ PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
 CEILING = ROOT.parent / "shared" / "tools" / "es_ceiling.py"
 ADMIN_URL = os.environ.get("PAPYRUS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 CONFIGS = ("bgio-memory", "bgio-flatfile", "papyrus-sqlite", "papyrus-postgres")
+SHAPES = ("poll", "push")
+STORES = {"papyrus-sqlite": "SQLite", "papyrus-postgres": "PostgreSQL"}
 LABELS = {
     "bgio-memory": "boardgame.io in memory",
     "bgio-flatfile": "boardgame.io FlatFile",
-    "papyrus-sqlite": "Papyrus SQLite",
-    "papyrus-postgres": "Papyrus PostgreSQL",
+    **{
+        config if shape == "poll" else f"{config}-{shape}": f"Papyrus {name}, {shape}"
+        for config, name in STORES.items()
+        for shape in SHAPES
+    },
 }
+
+
+def key(config: str, shape: str) -> str:
+    """A run's configuration and shape as one key: ``papyrus-sqlite`` (poll, as before the push
+    shape existed), ``papyrus-sqlite-push``; boardgame.io's configurations have no shape."""
+    return config if shape == "poll" or config.startswith("bgio") else f"{config}-{shape}"
 
 
 def log(text: str) -> None:
@@ -146,14 +176,19 @@ def run_bgio(
     }
 
 
-def run_papyrus(store: str, n: int, seconds: float, warmup: float, out: Path) -> dict[str, Any]:
+def run_papyrus(
+    store: str, n: int, seconds: float, warmup: float, out: Path, shape: str, act_over: str
+) -> dict[str, Any]:
     """One Papyrus configuration on a fresh server: bench/api.py's closed loop, pinned."""
     command = [sys.executable, str(ROOT / "bench" / "api.py"), "--store", store]
     command += ["--games", str(n), "--seconds", str(seconds), "--warmup", str(warmup)]
-    command += ["--pin", "--json"]
-    done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True)
+    command += ["--shape", shape, "--act-over", act_over, "--pin", "--json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        log(done.stderr[-4000:])
+        raise RuntimeError(f"bench/api.py failed ({done.returncode}): {' '.join(command)}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    tag = f"papyrus-{store}-n{n}-{uuid.uuid4().hex[:6]}"
+    tag = f"papyrus-{store}-{shape}-n{n}-{uuid.uuid4().hex[:6]}"
     (out / f"{tag}.json").write_text(json.dumps(figures, indent=1))
     return figures
 
@@ -213,20 +248,22 @@ def median(values: list[float]) -> float:
 def table(results: dict[tuple[str, int], list[dict[str, Any]]], ns: list[int]) -> str:
     rows = [
         "| configuration | N | runs | actions/s (median) | min–max | act p50 ms | act p99 ms "
-        "| server CPU ms/action | server CPU % of a core | driver CPU % |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| push p99 ms | server CPU ms/action | server CPU % of a core | driver CPU % |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for n in ns:
-        for config in CONFIGS:
+        for config in LABELS:
             runs = results.get((config, n), [])
             if not runs:
                 continue
             rate = [r["actions_per_s"] for r in runs]
+            pushed = [r["push_p99_ms"] for r in runs if r.get("push_p99_ms") is not None]
             rows.append(
                 f"| {LABELS[config]} | {n} | {len(runs)} | {median(rate):.0f} "
                 f"| {min(rate):.0f}–{max(rate):.0f} "
                 f"| {median([r['p50_ms'] for r in runs]):.1f} "
                 f"| {median([r['p99_ms'] for r in runs]):.1f} "
+                f"| {f'{median(pushed):.1f}' if pushed else '—'} "
                 f"| {median([r['server_cpu_ms_per_action'] for r in runs]):.2f} "
                 f"| {median([r['server_cpu_percent'] for r in runs]):.0f} "
                 f"| {median([r['driver_cpu_percent'] for r in runs]):.0f} |"
@@ -240,12 +277,8 @@ def ratios(
     ceilings: dict[tuple[str, int], list[dict[str, Any]]],
 ) -> tuple[str, dict[str, float]]:
     """Median over the pairs of each pair's ratio (the runs of one pair ran back to back)."""
-    wanted = [
-        ("papyrus-sqlite", "bgio-flatfile"),
-        ("papyrus-postgres", "bgio-flatfile"),
-        ("papyrus-sqlite", "bgio-memory"),
-        ("papyrus-postgres", "bgio-memory"),
-    ]
+    papyrus = [c for c in LABELS if c.startswith("papyrus")]
+    wanted = [(top, bottom) for bottom in ("bgio-flatfile", "bgio-memory") for top in papyrus]
     rows = ["| ratio (actions/s) | N | median of the pairs | per pair |", "|---|---:|---:|---|"]
     found: dict[str, float] = {}
     for n in ns:
@@ -259,15 +292,16 @@ def ratios(
                 f"| {LABELS[top]} ÷ {LABELS[bottom]} | {n} | {median(pairs):.2f} "
                 f"| {', '.join(f'{p:.2f}' for p in pairs)} |"
             )
-        for store in ("sqlite", "postgres"):
-            runs = results.get((f"papyrus-{store}", n), [])
+        for config in papyrus:
+            store = config.split("-")[1]
+            runs = results.get((config, n), [])
             limits = [c["save_batch1_events_per_s"] for c in ceilings.get((store, n), [])]
             if not limits or not runs:
                 continue
             pairs = [r["actions_per_s"] / c for r, c in zip(runs, limits, strict=False)]
-            found[f"papyrus-{store}/ceiling@{n}"] = median(pairs)
+            found[f"{config}/ceiling@{n}"] = median(pairs)
             rows.append(
-                f"| Papyrus {store} ÷ eventsourcing save ceiling (median {median(limits):.0f} "
+                f"| {LABELS[config]} ÷ eventsourcing save ceiling (median {median(limits):.0f} "
                 f"saves/s) | {n} | {median(pairs):.2f} | {', '.join(f'{p:.2f}' for p in pairs)} |"
             )
     return "\n".join(rows), found
@@ -282,6 +316,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", type=int, default=None, help="back-to-back pairs (3)")
     parser.add_argument("--seconds", type=float, default=None, help="Papyrus play time (20)")
     parser.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
+    parser.add_argument(
+        "--shapes",
+        nargs="+",
+        choices=SHAPES,
+        default=list(SHAPES),
+        help="Papyrus load shapes, each run once per pair (bench/api.py --shape)",
+    )
+    parser.add_argument(
+        "--act-over",
+        choices=["ws", "http"],
+        default="ws",
+        help="push shape: act over the seat's websocket or by HTTP POST",
+    )
     parser.add_argument("--no-ceiling", action="store_true", help="skip es_ceiling.py")
     parser.add_argument("--peer", type=Path, help="an installed copy of the peer (skip npm ci)")
     parser.add_argument("--out", type=Path, help="folder for the raw JSON of every run")
@@ -306,28 +353,42 @@ def main(argv: list[str] | None = None) -> None:
         for n in args.ns:
             for pair in range(1, pairs + 1):
                 for config in args.configs:
-                    log(f"N={n} pair {pair}/{pairs}: {LABELS[config]} ...")
-                    if config.startswith("bgio"):
-                        assert peer is not None
-                        storage = config.split("-", 1)[1]
-                        figures = run_bgio(peer, storage, n, pair, matches, warmup, out)
-                    else:
-                        figures = run_papyrus(
-                            config.split("-", 1)[1], n, seconds, papyrus_warmup, out
-                        )
-                    results.setdefault((config, n), []).append(figures)
-                    log(
-                        f"  {figures['actions_per_s']:.0f} actions/s, p50 {figures['p50_ms']:.1f}"
-                        f" ms, p99 {figures['p99_ms']:.1f} ms, server CPU "
-                        f"{figures['server_cpu_ms_per_action']:.2f} ms/action"
-                    )
                     store = config.split("-", 1)[1]
+                    shapes = ["poll"] if config.startswith("bgio") else args.shapes
+                    for shape in shapes:
+                        label = LABELS[key(config, shape)]
+                        log(f"N={n} pair {pair}/{pairs}: {label} ...")
+                        if config.startswith("bgio"):
+                            assert peer is not None
+                            figures = run_bgio(peer, store, n, pair, matches, warmup, out)
+                        else:
+                            figures = run_papyrus(
+                                store, n, seconds, papyrus_warmup, out, shape, args.act_over
+                            )
+                        results.setdefault((key(config, shape), n), []).append(figures)
+                        pushed = ""
+                        if figures.get("push_p99_ms") is not None:
+                            pushed = (
+                                f", push p99 {figures['push_p99_ms']:.1f} ms, "
+                                f"{figures['pushes_per_action']:.2f} pushes/action"
+                            )
+                        log(
+                            f"  {figures['actions_per_s']:.0f} actions/s, p50 "
+                            f"{figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, server "
+                            f"CPU {figures['server_cpu_ms_per_action']:.2f} ms/action{pushed}"
+                        )
                     if config.startswith("papyrus") and not args.no_ceiling:
                         limit = ceiling(store, ceiling_events, out)
                         ceilings.setdefault((store, n), []).append(limit)
                         log(f"  es_ceiling.py: {limit['save_batch1_events_per_s']} saves/s")
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started))
     print(f"Papyrus vs boardgame.io, {when}, {pairs} pair(s) per N, medians")
+    if "push" in args.shapes and any(c.startswith("papyrus") for c in args.configs):
+        print(
+            f"(push: one websocket per seat, act over {args.act_over}; push p99 = send to the "
+            "last of the four seats holding the new state; boardgame.io's p50/p99 = send to "
+            "the mover's own pushed state)"
+        )
     print()
     print(table(results, args.ns))
     print()
