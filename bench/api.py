@@ -74,6 +74,7 @@ import re
 import resource
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -702,13 +703,32 @@ def database(store: str) -> Iterator[str]:
 
 @contextmanager
 def servers(
-    database_url: str, count: int, extra: list[str], pin: bool, profile: str | None
+    database_url: str,
+    count: int,
+    extra: list[str],
+    pin: bool,
+    profile: str | None,
+    projections_process: bool = False,
 ) -> Iterator[tuple[list[str], list[int]]]:
+    """``count`` servers; with ``projections_process``, deploy/compose.yaml's shape: the
+    servers run ``--no-projections`` and one ``papyrus projections run`` process keeps the read
+    models (its pid is among those returned: its CPU counts as the servers' does)."""
     env = None
     if profile:
         Path(profile).mkdir(parents=True, exist_ok=True)
         env = {"PAPYRUS_BENCH_PROFILE": profile}
     started = []
+    helpers: list[subprocess.Popen[bytes]] = []
+    if projections_process:
+        extra = ["--no-projections", *extra]
+        helpers.append(
+            subprocess.Popen(
+                [*PROJECTIONS_RUN, "--database-url", database_url],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                preexec_fn=(lambda: os.sched_setaffinity(0, {0})) if pin else None,
+            )
+        )
     try:
         for _ in range(count):
             if profile:
@@ -717,9 +737,10 @@ def servers(
                 started.append(
                     start_server(database_url, *extra, cpus={0} if pin else None, env=env)
                 )
-        yield [url for _, url in started], [process.pid for process, _ in started]
+        pids = [process.pid for process, _ in started] + [h.pid for h in helpers]
+        yield [url for _, url in started], pids
     finally:
-        for process, _ in started:
+        for process in [p for p, _ in started] + helpers:
             process.terminate()
             try:
                 process.wait(timeout=30)
@@ -737,6 +758,15 @@ def profiled_server(database_url: str, extra: list[str], pin: bool, env: dict[st
         program=(str(ROOT / "bench" / "server_profile.py"),),
         ready_seconds=60,
     )
+
+
+PROJECTIONS_RUN = (sys.executable, "-m", "service.cli", "projections", "run")
+
+
+def projections_process(choice: str, store: str) -> bool:
+    """``--projections-process``: ``auto`` is deploy/compose.yaml's shape on PostgreSQL (the
+    read models in their own process) and a lone server's on SQLite (in the server)."""
+    return choice == "on" or (choice == "auto" and store == "postgres")
 
 
 def line(store: str, servers_: int, f: dict[str, Any]) -> str:
@@ -779,16 +809,19 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
         extra += server_args(args.games, args.rate_limits)
     extra += args.server_arg or []
     results: list[dict[str, Any]] = []
+    separate = projections_process(args.projections_process, store)
+    if separate and args.profile:  # the profiler's signals would stop that process
+        raise SystemExit("--profile samples the servers only: add --projections-process off")
     with (
         database(store) as url,
-        servers(url, args.servers, extra, args.pin, args.profile) as (
+        servers(url, args.servers, extra, args.pin, args.profile, separate) as (
             urls,
             pids,
         ),
     ):
         if args.mode == "read":
             figures = asyncio.run(reading(urls[0], pids, args.short, args.long, args.reads))
-            figures.update(store=store, servers=args.servers)
+            figures.update(store=store, servers=args.servers, projections_process=separate)
             emit(line(store, args.servers, figures))
             return [figures]
         rate: float | None = None
@@ -812,7 +845,7 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
                 profiling=bool(args.profile),
                 shape=shape,
             )
-            figures.update(store=store, servers=args.servers)
+            figures.update(store=store, servers=args.servers, projections_process=separate)
             emit(line(store, args.servers, figures))
             results.append(figures)
     return results
@@ -860,6 +893,13 @@ def parser() -> argparse.ArgumentParser:
         "--profile",
         metavar="DIR",
         help="sample the server's stacks into DIR (bench/server_profile.py DIR)",
+    )
+    p.add_argument(
+        "--projections-process",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="the read models in a `papyrus projections run` process, its CPU counted with "
+        "the servers' (auto: on PostgreSQL, as deploy/compose.yaml runs it; not on SQLite)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line per result")
     return p
