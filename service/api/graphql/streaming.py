@@ -47,10 +47,12 @@ from concurrent.futures import Executor
 from functools import partial
 from typing import Any
 
+from graphql import ExecutionResult
 from graphql.type.definition import GraphQLResolveInfoHelpers
 
 from service.api.graphql.gamestream import INLINE
 from service.api.graphql.limits import lane
+from service.api.graphql.plans import Fallback, plan_for
 from service.api.graphql.strawberry_private import StrawberryGraphQLCoreExecutionContext
 
 
@@ -78,6 +80,12 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
     def execute_operation(self, serially: bool | None = None) -> Any:
         if not self.per_event:
             return super().execute_operation(serially)
+        compiled = plan_for(self)
+        if compiled is not None:  # plain data: no resolver to run, no hop to a worker
+            try:
+                return ExecutionResult(compiled(self.root_value))
+            except Fallback:
+                pass  # graphql-core completes this event (and reports its error)
         pool = lane() or getattr(self.context_value, "executor", None)
         if not isinstance(pool, Executor):  # a context without a pool (tests): inline
             return super().execute_operation(serially)
