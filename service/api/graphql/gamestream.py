@@ -97,7 +97,8 @@ async def game_entries(
     last = game.version if after_version is None else log.after(after_version)
     floor = log.version if after_version is None else after_version
     catch_up = max(0, log.version - floor)
-    await charge(context, cost, catch_up)
+    if catch_up:  # the start was charged above: one event's worth, once
+        await charge(context, cost, catch_up)
     table = await context.run(table_at, games, game, last)
     key = str(game.id)
     del game, log  # held until the first read otherwise

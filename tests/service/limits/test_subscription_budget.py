@@ -274,3 +274,21 @@ async def outcomes_live(
                 continue
             found.append(message["payload"]["errors"][0] if message["type"] == "next" else message)
         return found
+
+
+def test_a_subscription_from_now_is_charged_one_events_worth_once(sqlite_url: str) -> None:
+    """A subscription without ``afterVersion`` costs its selection once (budget.py: "a start
+    costs one event's worth"): a connection budget of two starts pays for exactly two such
+    subscriptions, and the third is refused naming it (each start was charged twice before,
+    and the live count admitted twice: the second was refused)."""
+    with Server(sqlite_url) as probe:
+        owner = register(probe.url, "Owner")
+        table = owner.gql("mutation { createGame(input: {kind: IMHOTEP, seats: 2}) { id } }")
+    cost = query_cost(schema._schema, parse(QUIET))
+    settings = {"subscription_budget_per_connection": 2 * cost, "subscription_budget_per_address": 0}
+    with Server(sqlite_url, **settings) as server:
+        quiet = [(QUIET, {"g": table["createGame"]["id"]})] * 3  # live, nothing happens
+        live = asyncio.run(outcomes_live(server.ws_url, quiet, owner.token))
+        assert live[:2] == [None, None], live
+        assert live[2] is not None and live[2]["extensions"]["code"] == "RATE_LIMITED"
+        assert "subscription_budget_per_connection" in live[2]["message"]
