@@ -1,12 +1,15 @@
-"""The JSON views match the shapes the domain declares for them (domain/<game>/view_shape.py).
+"""The JSON views are the shapes the domain declares for them (domain/<game>/view_shape.py).
 
-Seeded random games of both games, over option sets that turn every option on somewhere: after
-every action the view of every seat and of a spectator, and the full view at the end, must match
-the declaration exactly: no undeclared key, no missing required key, every value of its declared
-type (a string of a closed set, ``Annotated[str, Closed(...)]``, one of its ids). Over all views
-every declared key must be filled somewhere, and every key declared as
-optional (with a default) must be left out somewhere. The typed view derived from the same
-declarations (service/api/graphql/gameviews) refuses a view that does not match.
+``view`` builds an instance of the declared shape and derives the JSON from it
+(``domain.shapes.to_json``), so the keys are the declaration's by construction; what the
+instance holds is only type-checked statically. Seeded random games of both games, over option
+sets that turn every option on somewhere: after every action the view of every seat and of a
+spectator, and the full view at the end, must match the declaration exactly: no undeclared key,
+no missing required key, the keys in declaration order, every value of its declared type (a
+string of a closed set, ``Annotated[str, Closed(...)]``, one of its ids). Over all views every
+declared key must be filled somewhere, and every key declared as optional (a default, which is
+``ABSENT``) must be left out somewhere. The typed view derived from the same declarations
+(service/api/graphql/gameviews) refuses a view that does not match.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import pytest
 from domain.amun_re import view_shape as amun_re_shape
 from domain.imhotep import view_shape as imhotep_shape
 from domain.registry import rules_for
-from domain.shapes import Closed
+from domain.shapes import ABSENT, Closed
 from service.api.graphql.gameviews import ViewShapeError, typed_view
 from tests.harness import random_game, start
 
@@ -129,6 +132,9 @@ def shape_checker(shape: type) -> Check:
             wrong.append(f"{path}: {value!r} is not an object ({name})")
             return
         wrong += [f"{path}: key {k!r} is not declared in {name}" for k in value.keys() - declared]
+        keys_in_order = [key for key in declared if key in value]
+        if [key for key in value if key in declared] != keys_in_order:
+            wrong.append(f"{path}: keys not in the declared order of {name} {keys_in_order}")
         for key, required, check_value in keys:
             if key not in value:
                 if required:
@@ -213,6 +219,24 @@ def test_every_view_of_random_games_matches_its_declared_shape(kind: str) -> Non
     assert not always_there, f"optional keys that every view had: {sorted(always_there)}"
 
 
+@pytest.mark.parametrize("kind", ["imhotep", "amun_re"])
+def test_an_optional_key_defaults_to_absent(kind: str) -> None:
+    """A default is ``ABSENT`` (the key left out of the JSON), never ``None`` (a ``null`` the
+    JSON would carry although the declaration says the key may be missing)."""
+    done: set[type] = set()
+    todo = [SHAPES[kind]]
+    while todo:
+        cls = todo.pop()
+        if cls in done:
+            continue
+        done.add(cls)
+        hints, declared = declaration(cls)
+        for key, f in declared.items():
+            assert f.default is dataclasses.MISSING or f.default is ABSENT, f"{cls.__name__}.{key}"
+            assert f.default_factory is dataclasses.MISSING, f"{cls.__name__}.{key}"
+            todo += nested(hints[key])
+
+
 def test_the_check_finds_an_undeclared_key_a_missing_key_and_a_wrong_type() -> None:
     view = opening_view("amun_re")
     view["players"][1]["mood"] = "calm"
@@ -221,12 +245,16 @@ def test_the_check_finds_an_undeclared_key_a_missing_key_and_a_wrong_type() -> N
     view["options"]["statues"] = 0
     view["players"][0]["provinces"] = ["atlantis"]
     view["you"]["marked_for_sale"]["joker"] = 1
+    view["provinces"][0] = {"owner": view["provinces"][0]["owner"], **view["provinces"][0]}
     wrong: list[str] = []
     checker(amun_re_shape.VIEW)(view, "view", Coverage(), wrong)
     assert sorted(wrong) == [
         "view.options.statues: 0 is not of type bool",
         "view.players[0].provinces[0]: 'atlantis' is not a AmunReProvinceId id",
         "view.players[1]: key 'mood' is not declared in AmunRePlayer",
+        "view.provinces[0]: keys not in the declared order of AmunReProvince ['id', 'name', "
+        "'bank', 'region', 'river', 'fields', 'card_limit', 'temples', 'mine', 'caravan', "
+        "'bonus', 'owner', 'farmers', 'stones', 'pyramids', 'up_for_auction']",
         "view.you.marked_for_sale key 'joker': 'joker' is not a AmunReCard id",
         "view.you.marked_for_sale['bribe']: 'two' is not of type int",
         "view: required key 'round' of AmunReState is missing",

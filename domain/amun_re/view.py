@@ -1,8 +1,12 @@
 """What one seat (or a spectator) may see: ``view`` and ``view_event`` (§17, R7.9), written as
 allow-lists: every key below is named on purpose, nothing is copied from the state wholesale.
 
-``view(state, seat, full)`` returns (declared key by key, with types, in ``view_shape``; the
-typed GraphQL view is derived from that declaration)::
+``view(state, seat, full)`` builds the view as an instance of its declared shape (``view_of``:
+an ``AmunReState`` of ``view_shape``, where every key is declared with its type and description)
+and returns the JSON derived from that instance (``domain.shapes.to_json``): keys in declaration
+order, a key left ``ABSENT`` (a secret not shown to this viewer, a module's key with the module
+off, ``hidden``) left out. The typed GraphQL view is derived from the same declaration. The
+JSON::
 
     {"game": "amun_re", "viewer": seat | None, "round": 1-6 (0 before), "kingdom": 1 | 2,
      "phase": "auction" | "resolution" | "market" | "offering" | "gifts" | "harvest"
@@ -42,7 +46,7 @@ typed GraphQL view is derived from that declaration)::
      "final": None | {"gold", "gold_bonus"}, "winners", "ranks",
      "hidden": only with full=True: {"draw_pile": [...], "province_deck": [...],
                                      "statue_deck", "tomb_stack" (modules)},
-     module keys, only when the module is on (see ``module_views``): "statues", "pharaoh",
+     module keys, only when the module is on (see ``view_of``): "statues", "pharaoh",
      "tomb_stack_count", "tomb_discard"; players' "statue_cards", "pharaoh_tokens",
      "collection_count", "tomb"; "you"'s "collection" (faces, R7.9)}
 
@@ -60,9 +64,12 @@ unchanged.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from domain.amun_re import data
+from domain.amun_re import view_shape as shape
+from domain.amun_re import view_shape_phases as phase_shape
 from domain.amun_re.auction import floor_and_block, status
 from domain.amun_re.state import (
     FARMERS_KIND,
@@ -73,11 +80,19 @@ from domain.amun_re.state import (
     hand_size,
     module_on,
 )
+from domain.amun_re.view_names import (
+    DECISIONS,
+    GOLD_OFFER,
+    KIND_NAMES,
+    PLACE_FARMER,
+    PLACE_STONE,
+    PLACE_TOMB_TILE,
+    THEFT_OFFER,
+    THOTH_DISCARD,
+    TOMB_DISCARD,
+)
 from domain.contract import JSON, Event
-
-KIND_NAMES = {1: "tomb_tiles", 2: "favour_cards", 3: "farmers", 4: "stones"}
-#: what an offer is (R11.2): ``last_offering[].offer`` and ``you.offer.offer``
-GOLD_OFFER, THEFT_OFFER = OFFERS = ("gold", "theft")
+from domain.shapes import ABSENT, to_json
 
 
 def cards_dict(counts: list[int]) -> dict[str, int]:
@@ -90,139 +105,131 @@ def cards_list(counts: list[int]) -> list[str]:
 
 
 def view(state: State, seat: int | None, full: bool, active: list[int]) -> JSON:
-    phase = state.phase
-    over = phase == "over"
-    out: dict[str, Any] = {
-        "game": "amun_re",
-        "viewer": seat,
-        "round": state.round,
-        "kingdom": (state.round - 1) // data.ROUNDS_PER_KINGDOM + 1 if state.round else 0,
-        "phase": phase,
-        "start_player": state.start,
-        "to_act": list(active),
-        "decision": decision(state),
-        "options": {k: state.options.get(k, False) for k in OPTION_KEYS},
-        "bid_track": list(data.BID_TRACK),
-        "offering_tile": tile_view(state.tile),
-        "provinces": [
-            {
-                **PROVINCE_FACTS[p],
-                "bonus": dict(PROVINCE_FACTS[p]["bonus"]),
-                "owner": none_if(state.owner[p]),
-                "farmers": state.farmers[p],
-                "stones": state.stones[p],
-                "pyramids": state.pyramids[p],
-                "up_for_auction": p in state.revealed and phase in ("auction", "resolution"),
-            }
-            for p in range(len(data.PROVINCES))
-            if state.seen[p]
-        ],
-        "auction": auction_view(state) if phase in ("auction", "resolution") else None,
-        "market": market_view(state) if phase == "market" else None,
-        "offering": {"committed": list(state.committed)} if phase == "offering" else None,
-        "last_offering": None
-        if phase in ("setup", "offering") or not any(state.offer)
-        else [
-            {
-                "seat": s,
-                "offer": THEFT_OFFER if state.offer[s] == THEFT else GOLD_OFFER,
-                "gold": max(state.offer[s], 0),
-            }
-            for s in range(state.seats)
-        ],
-        "gifts": None
-        if phase != "gifts"
-        else {
-            "order": list(state.gift_order),
-            "turn": none_if(state.turn),
-            "gifts_left": state.gifts_left,
-            "gifts": list(state.gifts),
-        },
-        "harvest": None
-        if phase != "harvest"
-        else {
-            "turn": none_if(state.turn),
-            "green": [
-                {"province": data.PROVINCES[p], "card": data.CARDS[c]}
-                for p, c in enumerate(state.green)
-                if c != NONE
-            ],
-        },
-        "final_sale": {"committed": list(state.committed)} if phase == "final_sale" else None,
-        "players": [
-            player_view(state, s, full or over or s == seat, full or s == seat)
-            for s in range(state.seats)
-        ],
-        "you": None if seat is None else you_view(state, seat),
-        "discard_pile": list(state.discard),
-        "draw_pile_count": len(state.draw),
-        "province_deck_count": len(state.deck),
-        "last_scoring": state.last_scoring,
-        "final": state.final,
-        "winners": list(state.winners),
-        "ranks": list(state.ranks),
-    }
-    if full:
-        out["hidden"] = {
-            "draw_pile": list(state.draw),
-            "province_deck": [data.PROVINCES[p] for p in state.deck],
-        }
-    module_views(state, seat, full, out)
-    return out
+    """The JSON view: derived from ``view_of``'s instance of the declared shape."""
+    return to_json(view_of(state, seat, full, active))
 
 
-def module_views(state: State, seat: int | None, full: bool, out: dict[str, Any]) -> None:
-    """§17 for the Expanded Pack modules; keys appear only when their module is on.
+def view_of(state: State, seat: int | None, full: bool, active: list[int]) -> shape.AmunReState:
+    """The view as an instance of its declared shape (``view_shape.AmunReState``).
+
+    The Expanded Pack modules' keys (§17) are ``ABSENT`` (left out of the JSON) unless their
+    module is on:
 
     * statues: ``statues`` = {"on_board": [{"statue", "province"}], "holders": {statue: seat |
       None}, "deck_count": count}; players' ``statue_cards``;
     * pharaoh: ``pharaoh`` = {"province": id | None}; players' ``pharaoh_tokens``;
     * afterlife: ``tomb_stack_count``, ``tomb_discard`` (face up, oldest first); players'
       ``collection_count`` (collection size only) and ``tomb`` (rows base first, tile id or None);
-      ``you.collection`` {tile: count} for the viewer only (faces are secret, R7.9).
+      ``you.collection`` {tile: count} for the viewer only (faces are secret, R7.9);
+      ``gifts.tomb_discards_made``;
+    * afterlife, statues or promo favours: the Market's ``ptah_used``, ``glory_played``,
+      ``afterlife_played``, ``thoth_discard_due``.
     With ``full`` (game over) the statue deck, tomb stack and every collection are shown too.
     """
-    players = out["players"]
-    if module_on(state, "statues"):
-        out["statues"] = {
-            "on_board": [{"statue": data.STATUES[st], "province": data.PROVINCES[p]}
-                         for p, st in enumerate(state.statue_at) if st != NONE],
-            "holders": {data.STATUES[i]: none_if(h) for i, h in enumerate(state.statue_holder)},
-            "deck_count": len(state.statue_deck),
-        }
-        for s, player in enumerate(players):
-            player["statue_cards"] = [data.STATUES[i] for i, h in enumerate(state.statue_holder)
-                                      if h == s]
-    if module_on(state, "pharaoh"):
-        out["pharaoh"] = {"province": None if state.pharaoh == NONE
-                          else data.PROVINCES[state.pharaoh]}
-        for s, player in enumerate(players):
-            player["pharaoh_tokens"] = state.tokens[s]
-    if module_on(state, "afterlife"):
-        out["tomb_stack_count"] = len(state.tomb_stack)
-        out["tomb_discard"] = list(state.tomb_discard)
-        for s, player in enumerate(players):
-            player["collection_count"] = collection_size(state, s)
-            player["tomb"] = tomb_rows(state.tomb[s])
-            if full:
-                player["collection"] = tiles_dict(state.collection[s])
-        if seat is not None:
-            out["you"]["collection"] = tiles_dict(state.collection[seat])
-        if out["gifts"] is not None:
-            out["gifts"]["tomb_discards_made"] = state.tomb_paid
-    if out["market"] is not None and any(
-            module_on(state, m) for m in ("afterlife", "statues", "promo_favours")):
-        out["market"].update({"ptah_used": state.ptah_used, "glory_played": state.glory_played,
-                              "afterlife_played": state.afterlife_played,
-                              "thoth_discard_due": state.thoth_pending})
-    if out["gifts"] is not None and state.pending:
-        out["gifts"]["to_place"] = {"kind": KIND_NAMES[state.pending_kind],
-                                    "count": state.pending}
-    if full and "hidden" in out:
-        if module_on(state, "statues"):
-            out["hidden"]["statue_deck"] = list(state.statue_deck)
-        if module_on(state, "afterlife"):
-            out["hidden"]["tomb_stack"] = list(state.tomb_stack)
+    phase = state.phase
+    over = phase == "over"
+    modules = statues, pharaoh, afterlife = Modules(
+        module_on(state, "statues"), module_on(state, "pharaoh"), module_on(state, "afterlife")
+    )
+    return shape.AmunReState(
+        game="amun_re",
+        viewer=seat,
+        round=state.round,
+        kingdom=(state.round - 1) // data.ROUNDS_PER_KINGDOM + 1 if state.round else 0,
+        phase=phase,
+        start_player=state.start,
+        to_act=list(active),
+        decision=decision(state),
+        options=shape.AmunReOptions(**{k: state.options.get(k, False) for k in OPTION_KEYS}),
+        bid_track=list(data.BID_TRACK),
+        offering_tile=tile_view(state.tile),
+        provinces=[
+            province_view(
+                p,
+                none_if(state.owner[p]),
+                state.farmers[p],
+                state.stones[p],
+                state.pyramids[p],
+                p in state.revealed and phase in ("auction", "resolution"),
+            )
+            for p in range(len(data.PROVINCES))
+            if state.seen[p]
+        ],
+        auction=auction_view(state) if phase in ("auction", "resolution") else None,
+        market=market_view(state) if phase == "market" else None,
+        offering=phase_shape.AmunReCommitments(committed=list(state.committed))
+        if phase == "offering"
+        else None,
+        last_offering=None
+        if phase in ("setup", "offering") or not any(state.offer)
+        else [
+            phase_shape.AmunReRevealedOffer(
+                seat=s,
+                offer=THEFT_OFFER if state.offer[s] == THEFT else GOLD_OFFER,
+                gold=max(state.offer[s], 0),
+            )
+            for s in range(state.seats)
+        ],
+        gifts=gifts_view(state) if phase == "gifts" else None,
+        harvest=None
+        if phase != "harvest"
+        else phase_shape.AmunReHarvest(
+            turn=none_if(state.turn),
+            green=[
+                phase_shape.AmunReGreenCard(province=data.PROVINCES[p], card=data.CARDS[c])
+                for p, c in enumerate(state.green)
+                if c != NONE
+            ],
+        ),
+        final_sale=phase_shape.AmunReCommitments(committed=list(state.committed))
+        if phase == "final_sale"
+        else None,
+        players=[
+            player_view(state, s, full or over or s == seat, full or s == seat, full, modules)
+            for s in range(state.seats)
+        ],
+        you=None if seat is None else you_view(state, seat),
+        discard_pile=list(state.discard),
+        draw_pile_count=len(state.draw),
+        province_deck_count=len(state.deck),
+        last_scoring=None
+        if state.last_scoring is None
+        else [
+            shape.AmunReScoringLine(**{**line, "schemes_scored": list(line["schemes_scored"])})
+            for line in state.last_scoring
+        ],
+        final=None
+        if state.final is None
+        else shape.AmunReFinal(**{k: list(v) for k, v in state.final.items()}),
+        winners=list(state.winners),
+        ranks=list(state.ranks),
+        hidden=shape.AmunReHidden(
+            draw_pile=list(state.draw),
+            province_deck=[data.PROVINCES[p] for p in state.deck],
+            statue_deck=list(state.statue_deck) if statues else ABSENT,
+            tomb_stack=list(state.tomb_stack) if afterlife else ABSENT,
+        )
+        if full
+        else ABSENT,
+        statues=shape.AmunReStatues(
+            on_board=[
+                shape.AmunReStatuePlacement(statue=data.STATUES[st], province=data.PROVINCES[p])
+                for p, st in enumerate(state.statue_at)
+                if st != NONE
+            ],
+            holders={data.STATUES[i]: none_if(h) for i, h in enumerate(state.statue_holder)},
+            deck_count=len(state.statue_deck),
+        )
+        if statues
+        else ABSENT,
+        pharaoh=shape.AmunRePharaoh(
+            province=None if state.pharaoh == NONE else data.PROVINCES[state.pharaoh]
+        )
+        if pharaoh
+        else ABSENT,
+        tomb_stack_count=len(state.tomb_stack) if afterlife else ABSENT,
+        tomb_discard=list(state.tomb_discard) if afterlife else ABSENT,
+    )
 
 
 def tiles_dict(counts: list[int]) -> dict[str, int]:
@@ -238,7 +245,7 @@ def tomb_rows(tomb: list[int]) -> list[list[str | None]]:
     return rows
 
 
-#: the printed facts of each province (§5.1), shown with its board state
+#: the printed facts of each province (§5.1) but its bonus, shown with its board state
 PROVINCE_FACTS: tuple[dict[str, Any], ...] = tuple(
     {
         "id": data.PROVINCES[p],
@@ -251,30 +258,40 @@ PROVINCE_FACTS: tuple[dict[str, Any], ...] = tuple(
         "temples": data.TEMPLES[p],
         "mine": data.MINE[p],
         "caravan": data.CARAVAN[p],
-        "bonus": {
-            "stones": data.BONUS_STONES[p],
-            "gold": data.BONUS_GOLD[p],
-            "favour_cards": data.BONUS_CARDS[p],
-        },
     }
     for p in range(len(data.PROVINCES))
 )
+
+
+@lru_cache(maxsize=4096, typed=True)
+def province_view(
+    p: int, owner: int | None, farmers: int, stones: int, pyramids: int, up_for_auction: bool
+) -> shape.AmunReProvince:
+    """A province as the views show it: its printed facts (§5.1, the bonus R9.8) and its board
+    state. A view is built on every read and a province changes seldom: one (frozen) instance
+    per province state is shared by the views that show it (each view's JSON is a copy)."""
+    return shape.AmunReProvince(
+        **PROVINCE_FACTS[p],
+        bonus=shape.AmunReProvinceBonus(
+            stones=data.BONUS_STONES[p], gold=data.BONUS_GOLD[p], favour_cards=data.BONUS_CARDS[p]
+        ),
+        owner=owner,
+        farmers=farmers,
+        stones=stones,
+        pyramids=pyramids,
+        up_for_auction=up_for_auction,
+    )
+
+
+class Modules(NamedTuple):
+    """Which Expanded Pack modules with keys of their own in the view are on (§2)."""
+
+    statues: bool
+    pharaoh: bool
+    afterlife: bool
+
+
 OPTION_KEYS = ("classic_bank_majority", "no_farmer_points", *data.MODULES)
-DECISIONS = {
-    "auction": "bid",
-    "resolution": "sell_for_payment",
-    "market": "market_turn",
-    "offering": "commit",
-    "gifts": "gift_collection",
-    "harvest": "harvest_turn",
-    "final_sale": "final_sale",
-}
-#: the decisions inside a phase (a sub-decision of a Market turn or a gift collection)
-PLACE_FARMER, PLACE_STONE, THOTH_DISCARD, TOMB_DISCARD, PLACE_TOMB_TILE = (
-    "place_farmer", "place_stone", "thoth_discard", "tomb_discard", "place_tomb_tile")
-#: every value of the view's ``decision``
-DECISION_KINDS = (*dict.fromkeys(DECISIONS.values()), PLACE_FARMER, PLACE_STONE, THOTH_DISCARD,
-                  TOMB_DISCARD, PLACE_TOMB_TILE)
 
 
 def decision(state: State) -> str | None:
@@ -292,80 +309,114 @@ def none_if(value: int) -> int | None:
     return None if value == NONE else value
 
 
-def tile_view(tile: int) -> JSON | None:
+def tile_view(tile: int) -> shape.AmunReOfferingTile | None:
     if not tile:
         return None
-    return {
-        "tile": tile,
-        "gold_per_farmer": data.GOLD_PER_FARMER[tile],
-        "camel": data.CAMEL[tile],
-        "temple_vp": data.TEMPLE_VP[tile],
-    }
+    return shape.AmunReOfferingTile(
+        tile=tile,
+        gold_per_farmer=data.GOLD_PER_FARMER[tile],
+        camel=data.CAMEL[tile],
+        temple_vp=data.TEMPLE_VP[tile],
+    )
 
 
-def auction_view(state: State) -> JSON:
+def auction_view(state: State) -> phase_shape.AmunReAuction:
     cards = []
     for c, p in enumerate(state.revealed):
         _, blocked = floor_and_block(state, c)
         cards.append(
-            {
-                "province": data.PROVINCES[p],
-                "standing": none_if(state.standing[c]),
-                "protected": state.protected[c],
-                "blocked": blocked,
-                "scribes": [
-                    {"seat": s, "value": state.bid_value[s], "standing": state.standing[c] == s}
+            phase_shape.AmunReAuctionCard(
+                province=data.PROVINCES[p],
+                standing=none_if(state.standing[c]),
+                protected=state.protected[c],
+                blocked=blocked,
+                scribes=[
+                    phase_shape.AmunReScribe(
+                        seat=s, value=state.bid_value[s], standing=state.standing[c] == s
+                    )
                     for s in range(state.seats)
                     if state.bid_on[s] == c
                 ],
-            }
+            )
         )
-    return {
-        "cards": cards,
-        "status": [status(state, s) for s in range(state.seats)],
-        "turn": none_if(state.turn),
-    }
+    return phase_shape.AmunReAuction(
+        cards=cards,
+        status=[status(state, s) for s in range(state.seats)],
+        turn=none_if(state.turn),
+    )
 
 
-def market_view(state: State) -> JSON:
-    return {
-        "turn": none_if(state.turn),
-        "last_purchase": KIND_NAMES.get(state.last_kind),
-        "cards_bought": state.cards_bought,
-        "to_place": {"kind": KIND_NAMES[state.pending_kind], "count": state.pending}
-        if state.pending
-        else None,
-    }
+def market_view(state: State) -> phase_shape.AmunReMarket:
+    # the modules' Market keys: with afterlife, statues or promo favours only
+    on = any(module_on(state, m) for m in ("afterlife", "statues", "promo_favours"))
+    return phase_shape.AmunReMarket(
+        turn=none_if(state.turn),
+        last_purchase=KIND_NAMES.get(state.last_kind),
+        cards_bought=state.cards_bought,
+        to_place=placement(state) if state.pending else None,
+        ptah_used=state.ptah_used if on else ABSENT,
+        glory_played=state.glory_played if on else ABSENT,
+        afterlife_played=state.afterlife_played if on else ABSENT,
+        thoth_discard_due=state.thoth_pending if on else ABSENT,
+    )
 
 
-def player_view(state: State, s: int, show_gold: bool, show_hand: bool) -> JSON:
+def gifts_view(state: State) -> phase_shape.AmunReGifts:
+    return phase_shape.AmunReGifts(
+        order=list(state.gift_order),
+        turn=none_if(state.turn),
+        gifts_left=state.gifts_left,
+        gifts=list(state.gifts),
+        tomb_discards_made=state.tomb_paid if module_on(state, "afterlife") else ABSENT,
+        to_place=placement(state) if state.pending else ABSENT,
+    )
+
+
+def placement(state: State) -> phase_shape.AmunRePlacement:
+    """The farmers or stones bought or won that must be placed now."""
+    return phase_shape.AmunRePlacement(kind=KIND_NAMES[state.pending_kind], count=state.pending)
+
+
+def player_view(
+    state: State, s: int, show_gold: bool, show_hand: bool, full: bool, modules: Modules
+) -> shape.AmunRePlayer:
     scribes_on_cards = state.phase in ("auction", "resolution") and state.bid_on[s] != NONE
-    out: dict[str, Any] = {
-        "seat": s,
-        "vp": state.vp[s],
-        "hand_count": hand_size(state, s),
-        "provinces": [data.PROVINCES[p] for p in sorted(state.owned[s])],
-        "scribes_free": data.SCRIBES - len(state.owned[s]) - scribes_on_cards,
-        "theft_card": True,
-    }
-    if show_gold:
-        out["gold"] = state.gold[s]
-    if show_hand:
-        out["hand"] = cards_list(state.hands[s])
-    return out
+    afterlife = modules.afterlife
+    return shape.AmunRePlayer(
+        seat=s,
+        vp=state.vp[s],
+        hand_count=hand_size(state, s),
+        provinces=[data.PROVINCES[p] for p in sorted(state.owned[s])],
+        scribes_free=data.SCRIBES - len(state.owned[s]) - scribes_on_cards,
+        theft_card=True,
+        gold=state.gold[s] if show_gold else ABSENT,
+        hand=cards_list(state.hands[s]) if show_hand else ABSENT,
+        statue_cards=[data.STATUES[i] for i, h in enumerate(state.statue_holder) if h == s]
+        if modules.statues
+        else ABSENT,
+        pharaoh_tokens=state.tokens[s] if modules.pharaoh else ABSENT,
+        collection_count=collection_size(state, s) if afterlife else ABSENT,
+        tomb=tomb_rows(state.tomb[s]) if afterlife else ABSENT,
+        collection=tiles_dict(state.collection[s]) if afterlife and full else ABSENT,
+    )
 
 
-def you_view(state: State, seat: int) -> JSON:
+def you_view(state: State, seat: int) -> shape.AmunReYou:
     offer = state.offer[seat]
-    return {
-        "seat": seat,
-        "gold": state.gold[seat],
-        "marked_for_sale": cards_dict(state.marked[seat]),
-        "adjustment": state.adjust[seat],
-        "offer": None
+    return shape.AmunReYou(
+        seat=seat,
+        gold=state.gold[seat],
+        marked_for_sale=cards_dict(state.marked[seat]),
+        adjustment=state.adjust[seat],
+        offer=None
         if not offer
-        else {"offer": THEFT_OFFER if offer == THEFT else GOLD_OFFER, "gold": max(offer, 0)},
-    }
+        else phase_shape.AmunReOffer(
+            offer=THEFT_OFFER if offer == THEFT else GOLD_OFFER, gold=max(offer, 0)
+        ),
+        collection=tiles_dict(state.collection[seat])
+        if module_on(state, "afterlife")
+        else ABSENT,
+    )
 
 
 PUBLIC = frozenset(
@@ -455,3 +506,4 @@ def view_event(event: Event, seat: int | None, full: bool) -> Event | None:
     if kind == "kingdom_changed":
         return Event(kind, {"province_deck_count": len(d["province_deck"])}, event.seat)
     return None
+

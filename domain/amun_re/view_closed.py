@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from domain.amun_re import auction, data, state, view
+from domain.amun_re import auction, data, state, view_names
 from domain.shapes import Closed
 
 Card = Annotated[
@@ -77,7 +77,7 @@ Decision = Annotated[
     str,
     Closed(
         "AmunReDecision",
-        view.DECISION_KINDS,
+        view_names.DECISION_KINDS,
         "The kind of decision the game waits for (decision lists §9.8, §10.5, §11.6, R12.2, "
         "R15.6), e.g. place_stone inside a Market turn.",
     ),
@@ -91,13 +91,14 @@ BidStatus = Annotated[
     ),
 ]
 Offer = Annotated[
-    str, Closed("AmunReOfferKind", view.OFFERS, "What a player offered (R11.2): gold or Theft.")
+    str,
+    Closed("AmunReOfferKind", view_names.OFFERS, "What a player offered (R11.2): gold or Theft."),
 ]
 Purchase = Annotated[
     str,
     Closed(
         "AmunRePurchaseKind",
-        tuple(view.KIND_NAMES.values()),
+        tuple(view_names.KIND_NAMES.values()),
         "A kind of Market purchase (R10.2), in the order they must be bought.",
     ),
 ]

@@ -1,18 +1,22 @@
 """The shape of the Amun-Re view (§17, R7.9): every key ``view.view`` may return, declared once.
 
-``domain/amun_re/view.py`` builds the JSON view (``view`` and ``module_views``), an allow-list;
-this module declares what that JSON is, key by key, as plain frozen dataclasses. The typed
-GraphQL view is derived from these declarations (``service/api/graphql/gameviews``) and the JSON
-views of random games are checked against them (``tests/test_view_shapes.py``), so a key cannot
-be added on one side only. The shapes of the phases' parts (auction, market, offering, gifts,
-harvest) are in ``view_shape_phases``.
+This module is the declaration of the JSON view: ``domain/amun_re/view.py`` builds an instance
+of ``AmunReState`` (``view.view_of``, an allow-list) and the JSON is derived from that instance
+(``domain.shapes.to_json``), so it has exactly the keys declared here, in this order. The typed
+GraphQL view is derived from the same declarations (``service/api/graphql/gameviews``). The
+shapes of the phases' parts (auction, market, offering, gifts, harvest) are in
+``view_shape_phases``. The shapes are plain dataclasses, not frozen: an instance lives only
+until its JSON is derived, and a frozen dataclass takes twice as long to build (a view is built
+for every read); only ``AmunReProvince`` and its bonus, whose instances views share, are frozen.
 
 How a declaration reads:
 
 * each field is a key of the JSON object, of the annotated type (``int``, ``str``, ``bool``,
   ``list[...]``, a nested shape); ``X | None`` may be null;
-* a field with a default (``= None``) is a key that is present only for some viewers or with an
-  Expanded Pack module on; a field without one is always present;
+* a field with a default (``= ABSENT``, ``domain/shapes.py``) is a key that is present only for
+  some viewers or with an Expanded Pack module on: the view leaves it ``ABSENT`` where the key is
+  left out; a field without one is always present (a value ``None`` is ``null``, never a missing
+  key);
 * ``dict[str, V]`` with ``metadata["entries"]`` is a map keyed by a card, tile or statue id,
   shown in the typed view as a list of that entry shape (first field the key, second the value),
   in the order of the JSON object;
@@ -29,17 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.amun_re.view_closed import (
-    Bank,
-    Card,
-    Decision,
-    Phase,
-    Province,
-    Region,
-    River,
-    Statue,
-    TombTile,
-)
+# the phases' shapes before the closed sets: ``view_closed`` imports ``view``, which imports
+# both shape modules (``view.py``, at its end)
 from domain.amun_re.view_shape_phases import (
     SEAT,
     AmunReAuction,
@@ -51,12 +46,26 @@ from domain.amun_re.view_shape_phases import (
     AmunReRevealedOffer,
 )
 
+# isort: split
+from domain.amun_re.view_closed import (
+    Bank,
+    Card,
+    Decision,
+    Phase,
+    Province,
+    Region,
+    River,
+    Statue,
+    TombTile,
+)
+from domain.shapes import ABSENT
+
 
 def module(name: str) -> str:
     return f"The {name} option is on (§2)."
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReOptions:
     """The table options the game was created with (§2)."""
 
@@ -74,7 +83,7 @@ class AmunReOptions:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReOfferingTile:
     """The current Offering tile (§5.4, R11.5): it fixes Harvest income and temple VP."""
 
@@ -84,7 +93,7 @@ class AmunReOfferingTile:
     temple_vp: int = field(metadata={"description": "VP per temple at a kingdom scoring (R13.5)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)  # frozen: views share it (``view.province_view``)
 class AmunReProvinceBonus:
     """The immediate bonus of a province, taken by the player who wins it (R9.8)."""
 
@@ -93,7 +102,7 @@ class AmunReProvinceBonus:
     favour_cards: int = field(metadata={"description": "Favour cards drawn (R7.4)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)  # frozen: views share it (``view.province_view``)
 class AmunReProvince:
     """A province revealed at least once: printed facts (§5.1) and board state."""
 
@@ -123,7 +132,7 @@ class AmunReProvince:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReCardCount:
     """A number of copies of one Favour card."""
 
@@ -131,7 +140,7 @@ class AmunReCardCount:
     count: int = field(metadata={"description": "How many copies."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReTileCount:
     """A number of Tomb tiles of one reward type."""
 
@@ -139,7 +148,7 @@ class AmunReTileCount:
     count: int = field(metadata={"description": "How many tiles."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunRePlayer:
     """One seat: public facts for everyone, secrets (gold, hand faces) only where R7.9 allows."""
 
@@ -158,43 +167,43 @@ class AmunRePlayer:
         metadata={"description": "The seat holds its Theft card (always true: it is never lost)."}
     )
     gold: int | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Gold: only for the viewer himself, at the end (R15.5) or in the "
             "full view; null otherwise."
         },
     )
     hand: list[Card] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The Favour cards in hand, sorted, a card held twice listed twice: "
             "only for the viewer himself or in the full view; null otherwise (R7.9)."
         },
     )
     statue_cards: list[Statue] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Statue cards held (§16.2). Statues module only."},
     )
     pharaoh_tokens: int | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Pharaoh tokens held (R16.3.2). Pharaoh module only."},
     )
     collection_count: int | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Tomb tiles in the seat's collection (R16.1.2, faces secret). "
             "Afterlife module only."
         },
     )
     tomb: list[list[TombTile | None]] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The tomb (R16.1.4): rows base first (5 positions, then 4 … 1), a "
             "tile or null per position. Afterlife module only."
         },
     )
     collection: dict[TombTile, int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "entries": AmunReTileCount,
             "description": "The collection's tiles by reward type. Afterlife, full view only.",
@@ -202,7 +211,7 @@ class AmunRePlayer:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReYou:
     """The viewer's own secrets (null for a spectator); the hand is in `players[viewer].hand`."""
 
@@ -222,7 +231,7 @@ class AmunReYou:
         metadata={"description": "The viewer's committed offer; null when not committed."}
     )
     collection: dict[TombTile, int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "entries": AmunReTileCount,
             "description": "The viewer's Tomb tile collection by reward type (R16.1.2). "
@@ -231,7 +240,7 @@ class AmunReYou:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReScoringLine:
     """One player's kingdom scoring breakdown (R13.8, public)."""
 
@@ -249,35 +258,35 @@ class AmunReScoringLine:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReFinal:
     """The end of the game (§15): null before it."""
 
     gold: list[int] = field(metadata={"description": "Gold per seat (public now, R15.5)."})
     gold_bonus: list[int] = field(metadata={"description": "Gold bonus VP per seat (R15.2)."})
     tomb: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Tomb VP per seat (R15.3). Afterlife module only."},
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReHidden:
     """Full view only (after the game): the piles' orders, hidden during play (§17)."""
 
     draw_pile: list[Card] = field(metadata={"description": "The Favour draw pile, top first."})
     province_deck: list[Province] = field(metadata={"description": "The province deck, top first."})
     statue_deck: list[Statue] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "The statue deck, top first. Statues module only."},
     )
     tomb_stack: list[TombTile] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "The tomb stack, top first. Afterlife module only."},
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReStatuePlacement:
     """A statue standing in a province (R16.2.2)."""
 
@@ -285,7 +294,7 @@ class AmunReStatuePlacement:
     province: Province = field(metadata={"description": "Where it stands (it never moves)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReStatueHolder:
     """Who holds a statue's card (R16.2.3)."""
 
@@ -293,7 +302,7 @@ class AmunReStatueHolder:
     seat: int | None = field(metadata={"description": "The holding seat; null when nobody."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReStatues:
     """Statues module (§16.2)."""
 
@@ -306,7 +315,7 @@ class AmunReStatues:
     deck_count: int = field(metadata={"description": "Statue cards left in the statue deck."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunRePharaoh:
     """Pharaoh module (§16.3)."""
 
@@ -315,7 +324,7 @@ class AmunRePharaoh:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReState:
     """An Amun-Re game as the caller may see it (typed `Game.state`, §17)."""
 
@@ -402,21 +411,21 @@ class AmunReState:
         }
     )
     hidden: AmunReHidden | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "The hidden piles: only in the full view (after the game)."},
     )
     statues: AmunReStatues | None = field(
-        default=None, metadata={"description": "Statues module only (§16.2)."}
+        default=ABSENT, metadata={"description": "Statues module only (§16.2)."}
     )
     pharaoh: AmunRePharaoh | None = field(
-        default=None, metadata={"description": "Pharaoh module only (§16.3)."}
+        default=ABSENT, metadata={"description": "Pharaoh module only (§16.3)."}
     )
     tomb_stack_count: int | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Tomb tiles left in the tomb stack. Afterlife module only."},
     )
     tomb_discard: list[TombTile] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The tomb discard pile, oldest first (face up). Afterlife module only."
         },

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.amun_re.view_closed import BidStatus, Card, Offer, Province, Purchase
+from domain.shapes import ABSENT
 
 SEAT = "A seat number, 0-based in seating order (the index in `players`)."
 TURN = "The seat whose turn it is in this phase; null when nobody's (between turns)."
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReScribe:
     """A scribe on a province card in the Auction (R9.3)."""
 
@@ -25,7 +26,7 @@ class AmunReScribe:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReAuctionCard:
     """A province card up for auction this round (R9.1, R9.3)."""
 
@@ -45,7 +46,7 @@ class AmunReAuctionCard:
     scribes: list[AmunReScribe] = field(metadata={"description": "The scribes on the card."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReAuction:
     """The Auction (§9): null outside the auction and resolution phases."""
 
@@ -56,7 +57,7 @@ class AmunReAuction:
     turn: int | None = field(metadata={"description": TURN})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunRePlacement:
     """Pieces bought or won that must be placed now."""
 
@@ -64,7 +65,7 @@ class AmunRePlacement:
     count: int = field(metadata={"description": "How many are left to place."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReMarket:
     """The Market phase (§10): null outside it."""
 
@@ -82,28 +83,28 @@ class AmunReMarket:
         metadata={"description": "Farmers or stones bought that must be placed now; null if none."}
     )
     ptah_used: bool | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Ptah's second purchase was used this Market phase (R10.5). "
             "Afterlife/statues/promo modules only."
         },
     )
     glory_played: bool | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Glory was played in this turn: no further purchase (R16.4.1). "
             "Afterlife/statues/promo modules only."
         },
     )
     afterlife_played: bool | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The player has played an Afterlife card this Market phase "
             "(R16.1.3). Afterlife/statues/promo modules only."
         },
     )
     thoth_discard_due: bool | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The Thoth controller must discard a card now (R10.5a). "
             "Afterlife/statues/promo modules only."
@@ -111,7 +112,7 @@ class AmunReMarket:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReCommitments:
     """Who has committed (Offering or final sale), not what (R11.1, R15.1)."""
 
@@ -120,7 +121,7 @@ class AmunReCommitments:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReRevealedOffer:
     """One seat's offer after the reveal (R11.3, public)."""
 
@@ -129,7 +130,7 @@ class AmunReRevealedOffer:
     gold: int = field(metadata={"description": "The gold offered (0 for a Theft)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReOffer:
     """The viewer's own commitment, before the reveal (secret to others, R11.1)."""
 
@@ -137,7 +138,7 @@ class AmunReOffer:
     gold: int = field(metadata={"description": "The gold offered (0 for a Theft)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReGifts:
     """Gift collection after the Offering (R11.7, R11.8): null outside it."""
 
@@ -148,19 +149,19 @@ class AmunReGifts:
     gifts_left: int = field(metadata={"description": "Gifts the collecting seat has left."})
     gifts: list[int] = field(metadata={"description": "Gifts per seat (R11.7)."})
     tomb_discards_made: int | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Items discarded so far for an extra Tomb placement (0-2, R16.1.5). "
             "Afterlife module only."
         },
     )
     to_place: AmunRePlacement | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Farmers or stones won that must be placed now (R16.1.4)."},
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReGreenCard:
     """A green card played on a province in this Harvest (R12.2)."""
 
@@ -168,7 +169,7 @@ class AmunReGreenCard:
     card: Card = field(metadata={"description": "The green card."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class AmunReHarvest:
     """The Harvest (§12): null outside it."""
 

@@ -1,16 +1,19 @@
 """The shape of the Imhotep view (§14): every key ``view.view`` may return, declared once.
 
-``domain/imhotep/view.py`` builds the JSON view, an allow-list; this module declares what that
-JSON is, key by key, as plain frozen dataclasses. The typed GraphQL view is derived from these
-declarations (``service/api/graphql/gameviews``) and the JSON views of random games are checked
-against them (``tests/test_view_shapes.py``), so a key cannot be added on one side only.
+This module is the declaration of the JSON view: ``domain/imhotep/view.py`` builds an instance of
+``ImhotepState`` (``view.view_of``, an allow-list) and the JSON is derived from that instance
+(``domain.shapes.to_json``), so it has exactly the keys declared here, in this order. The typed
+GraphQL view is derived from the same declarations (``service/api/graphql/gameviews``). The
+shapes are plain dataclasses, not frozen: an instance lives only until its JSON is derived, and
+a frozen dataclass takes twice as long to build (a view is built for every read).
 
 How a declaration reads:
 
 * each field is a key of the JSON object, of the annotated type (``int``, ``str``, ``bool``,
   ``list[...]``, a nested shape); ``X | None`` may be null;
-* a field with a default (``= None``) is a key that is present only for some viewers or some
-  sides; a field without one is always present;
+* a field with a default (``= ABSENT``, ``domain/shapes.py``) is a key that is present only for
+  some viewers or some sides: the view leaves it ``ABSENT`` where the key is left out; a field
+  without one is always present (a value ``None`` is ``null``, never a missing key);
 * ``dict[str, V]`` with ``metadata["entries"]`` is a map, shown in the typed view as a list of
   that entry shape (its first field the key, its second the value); ``JSON`` is a free object;
 * ``Annotated[str, Closed(...)]`` (``domain/shapes.py``) is a string from a closed set of domain
@@ -27,7 +30,7 @@ from typing import Annotated
 
 from domain.contract import JSON
 from domain.imhotep import data, decisions
-from domain.shapes import Closed
+from domain.shapes import ABSENT, Closed
 
 Card = Annotated[
     str,
@@ -75,7 +78,7 @@ PendingKind = Annotated[
 SEAT = "A seat number, 0-based in seating order (the index in `players`)."
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepSides:
     """The side (A or B) of each of the five sites (§2)."""
 
@@ -88,7 +91,7 @@ class ImhotepSides:
     obelisks: Side = field(metadata={"description": "Side of the Obelisks (§8.9, §8.10)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepOptions:
     """The table options the game was created with (§2)."""
 
@@ -101,7 +104,7 @@ class ImhotepOptions:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepPlayer:
     """One seat's public position (§4): everything here is seen by everyone."""
 
@@ -118,7 +121,7 @@ class ImhotepPlayer:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepShip:
     """A ship of the current round (§1.2, §5.1)."""
 
@@ -136,7 +139,7 @@ class ImhotepShip:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepDocks:
     """The ship (id) docked at each site this round, null when the dock is free (§4)."""
 
@@ -149,7 +152,7 @@ class ImhotepDocks:
     obelisks: int | None = field(metadata={"description": "Ship id docked at the Obelisks."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepMarket:
     """The Market site (§8.1, §8.2, §9.2)."""
 
@@ -164,7 +167,7 @@ class ImhotepMarket:
         metadata={"description": "Cards on the face-down pair space (0-2; always 0 on side A)."}
     )
     pair: list[Card] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "The face-down pair: only to the player deciding market_keep, or "
             "after the game (full view); null otherwise (§14)."
@@ -172,7 +175,7 @@ class ImhotepMarket:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepPyramid:
     """One pyramid (side A has one, side B three: §8.3, §8.4)."""
 
@@ -185,7 +188,7 @@ class ImhotepPyramid:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepPyramidsSite:
     """The Pyramids site (§8.3, §8.4)."""
 
@@ -199,7 +202,7 @@ class ImhotepPyramidsSite:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepTemple:
     """The Temple site (§8.5, §8.6)."""
 
@@ -219,7 +222,7 @@ class ImhotepTemple:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepBurialChamber:
     """The Burial chamber site (§8.7, §8.8)."""
 
@@ -232,37 +235,37 @@ class ImhotepBurialChamber:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepObelisks:
     """The Obelisks site (§8.9, §8.10). Side A: heights (per seat). Side B: singles, towers,
     beside, tower_points. Fields of the other side are null."""
 
     side: Side = field(metadata={"description": "Side of the Obelisks board."})
     heights: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Side A: the height of each seat's obelisk (stones), per seat."},
     )
     singles: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Side B: stones on each seat's single spaces (0-2), per seat."},
     )
     towers: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Side B: the seat owning each built tower space, in order."},
     )
     beside: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={
             "description": "Side B: the seat of each tower built beside the board (3 points)."
         },
     )
     tower_points: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Side B: the points of the tower spaces, in falling value."},
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepSites:
     """The four building sites (the Market is `ImhotepState.market`)."""
 
@@ -272,7 +275,7 @@ class ImhotepSites:
     obelisks: ImhotepObelisks = field(metadata={"description": "The Obelisks."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepRoundCard:
     """A round card revealed so far (§1.3, §5.1)."""
 
@@ -284,7 +287,7 @@ class ImhotepRoundCard:
     ships: list[int] = field(metadata={"description": "Capacities of the round's ships 1-4."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepPending:
     """Who must act now and on what (§10.1)."""
 
@@ -300,33 +303,34 @@ class ImhotepPending:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepFinalScoring:
     """Points per seat of each final scoring step done so far (§13); null before its step."""
 
     burial_chamber: list[int] | None = field(
-        default=None, metadata={"description": "Step F1: Burial chamber points per seat."}
+        default=ABSENT, metadata={"description": "Step F1: Burial chamber points per seat."}
     )
     obelisks: list[int] | None = field(
-        default=None, metadata={"description": "Step F2: Obelisks points per seat."}
+        default=ABSENT, metadata={"description": "Step F2: Obelisks points per seat."}
     )
     decorations: list[int] | None = field(
-        default=None, metadata={"description": "Step F3: green decoration cards, points per seat."}
+        default=ABSENT,
+        metadata={"description": "Step F3: green decoration cards, points per seat."},
     )
     statues: list[int] | None = field(
-        default=None, metadata={"description": "Step F4: purple statue cards, points per seat."}
+        default=ABSENT, metadata={"description": "Step F4: purple statue cards, points per seat."}
     )
     blue_cards: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Step F5: unused blue cards (1 point each), per seat."},
     )
     wrath: list[int] | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "Step F6, Wrath of the Pharaoh: penalty per seat (0 or -5)."},
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepOutcome:
     """The result, once the game is over (§13)."""
 
@@ -337,7 +341,7 @@ class ImhotepOutcome:
     winners: list[int] = field(metadata={"description": "The winning seats (several on a tie)."})
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepHidden:
     """Only in the full view (after the game): what was hidden during play (§14)."""
 
@@ -350,7 +354,7 @@ class ImhotepHidden:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class ImhotepState:
     """An Imhotep game as the caller may see it (typed `Game.state`, §14)."""
 
@@ -399,7 +403,7 @@ class ImhotepState:
         metadata={"description": "The result; null until the game is over."}
     )
     hidden: ImhotepHidden | None = field(
-        default=None,
+        default=ABSENT,
         metadata={"description": "The hidden piles: only in the full view (after the game)."},
     )
 
