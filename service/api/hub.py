@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from typing import Any
 
 from service.app.cache import Memo
 
@@ -25,9 +26,11 @@ class Hub:
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._lobby: set[asyncio.Queue[tuple[str, int]]] = set()
         #: what live subscribers are pushed, computed once and handed to each: the steps of a
-        #: game's entries by version and caller (``gamestream.fold``) and the executed events
+        #: game's entries by version and caller (``steps.fold``) and the executed events
         #: by document and step (``streaming.EventExecution``)
         self.shared = Memo(SHARED)
+        #: the worker trips in flight for spectators woken together (``gamestream.woken_news``)
+        self.flights: dict[tuple[Any, ...], asyncio.Future[None]] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop

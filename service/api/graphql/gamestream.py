@@ -16,31 +16,30 @@ clients ask for one, the common pool stays free for everybody else.
 Between wake-ups a live subscriber holds only the table right after its last entry: the game,
 its log and the caller's numbering are read again on the next wake-up. A live wake-up is one trip
 to a worker (the news and their steps together); the steps are shared by every subscriber of the
-same caller and selection (``fold``), and a cheap selection's events are executed on the loop
-(``INLINE``, ``streaming``).
+same caller and selection (``steps.fold``), and a cheap selection's events are executed on the
+loop (``INLINE``, ``streaming``). Spectators woken together share one trip: the first makes it,
+the others then find everything in memory and are answered on the loop (``woken_news``), where
+nothing is read or computed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 from collections.abc import AsyncGenerator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from domain import table as tables
-from domain.contract import JSON
-from domain.registry import rules_for
 from service.api.graphql.budget import charge
 from service.api.graphql.context import Context
-from service.api.graphql.gameviews import typed_view
 from service.api.graphql.limits import COSTLY_LANE
+from service.api.graphql.steps import CLOCK as CLOCK
+from service.api.graphql.steps import LEGAL_ACTIONS as LEGAL_ACTIONS
+from service.api.graphql.steps import STATE as STATE
+from service.api.graphql.steps import VIEW as VIEW
+from service.api.graphql.steps import Step, Unknown, fold
 from service.app import numbering, views
-from service.app.cache import Memo
-from service.app.caller import Caller
-from service.app.clocks import clock_view_at
 from service.app.errors import BadInput
 from service.app.tables import GameTable, Recorded
 
@@ -55,25 +54,6 @@ READ, BATCH = 20, 10
 INLINE_COST = 60
 #: set in a subscription's own task once it is live and its selection that cheap
 INLINE: ContextVar[bool] = ContextVar("papyrus_inline_events", default=False)
-#: what a subscription may select of the table right after each entry (``Step``)
-STATE, VIEW, LEGAL_ACTIONS, CLOCK = "state", "view", "legalActions", "clock"
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One entry of the caller's log, and the table right after it as the caller may see it
-    (``None``: not selected)."""
-
-    event: JSON
-    status: str
-    active_seats: list[int]
-    state: JSON | None = None
-    view: Any = None
-    legal_actions: list[JSON] | None = None
-    clock: JSON | None = None
-    #: what a subscription makes of this step (its GraphQL object), made once where the step
-    #: is shared (``fold``): the hub's executions then find the same object
-    made: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 async def game_entries(
@@ -109,7 +89,7 @@ async def game_entries(
         while True:
             waiter.clear()
             # a live subscriber's wake-up is one trip to a worker: the news and its steps
-            woken = await context.run(news, context, key, last, (table, floor, needs))
+            woken = await woken_news(context, key, last, (table, floor, needs))
             records, current, log_now, folded = woken
             if records:
                 assert current is not None and log_now is not None
@@ -156,8 +136,76 @@ def table_at(games: Any, game: GameTable, version: int) -> tables.Table | None:
     return None
 
 
+After = tuple[tables.Table | None, int, frozenset[str]]
+Woken = tuple[
+    list[Recorded],
+    GameTable | None,
+    numbering.Timeline | None,
+    tuple[tables.Table | None, list[Step]] | None,
+]
+
+
+async def woken_news(context: Context, key: str, last: int, after: After) -> Woken:
+    """``news`` for a woken subscriber. A spectator's is answered on the loop when another
+    subscriber already computed its steps (``known_news``), and the spectators of a game woken
+    together wait for the one trip the first of them makes rather than each making its own:
+    a thousand spectators cost one worker trip, not a thousand."""
+    known = known_news(context, key, last, after)
+    if known is not None:
+        return known
+    if not context.caller.is_player:
+        flights = context.hub.flights
+        ident = (key, last, after[2])
+        running = flights.get(ident)
+        if running is not None:
+            await asyncio.shield(running)
+            known = known_news(context, key, last, after)
+            if known is not None:
+                return known
+        else:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            flights[ident] = done
+            try:
+                return await context.run(news, context, key, last, after)
+            finally:
+                flights.pop(ident, None)
+                done.set_result(None)
+    return await context.run(news, context, key, last, after)
+
+
+def known_news(context: Context, key: str, last: int, after: After) -> Woken | None:
+    """``news`` when it needs neither the store nor any work: a spectator's, whose entries are
+    in this process's memory (``Tails``), its log known and every step shared already
+    (``fold``); ``None`` otherwise (a player's token must be checked again on a worker)."""
+    caller, games = context.caller, context.app.tables
+    current = games.peek(key)
+    if caller.is_player or current is None:
+        return None
+    if current.version <= last:
+        return [], None, None, None
+    records = games.tails.after(key, last, current.version, READ)
+    redaction = games.redaction
+    if records is None or len(records) > BATCH:
+        return None
+    if redaction is not None and redaction.known_deleted() != frozenset():
+        return None  # entries may need redacting (a worker's job)
+    log = numbering.known_timeline(games, current, caller)
+    if log is None:
+        return None
+    table, floor, needs = after
+    revealed = views.is_revealed(current.table)
+    try:
+        steps = fold(
+            table, records, current, caller, log, floor, revealed, needs, context.hub.shared,
+            known_only=True,
+        )  # fmt: skip
+    except Unknown:
+        return None
+    return records, current, log, steps
+
+
 def news(
-    context: Context, key: str, last: int, after: tuple[tables.Table | None, int, frozenset[str]]
+    context: Context, key: str, last: int, after: After
 ) -> tuple[
     list[Recorded],
     GameTable | None,
@@ -191,87 +239,3 @@ def news(
         table, records, current, context.caller, log, floor, revealed, needs, context.hub.shared
     )
     return records, current, log, steps
-
-
-def fold(
-    table: tables.Table | None,
-    records: list[Recorded],
-    current: GameTable,
-    caller: Caller,
-    log: numbering.Timeline,
-    floor: int,
-    revealed: bool,
-    needs: frozenset[str],
-    shared: Memo | None = None,
-) -> tuple[tables.Table | None, list[Step]]:
-    """The ``Step`` of each of ``records`` in the caller's log after its number ``floor``, and
-    the table right after the last of them; ``current``: the game now (an entry is shown as the
-    caller may see it now).
-
-    ``table`` (the table right after the entry before ``records``) is never changed: it may be
-    the game's own, shared by every reader. The table right after the game's last entry is
-    ``current``'s, so a live subscriber folds nothing; only entries before it are folded, into
-    a copy, and only when a step must be computed. ``shared`` (the hub's) holds the steps
-    computed here, by game, entry, version now, player and selection: another subscriber of
-    the same caller, or any spectator, is handed the same ``Step``.
-    """
-    now = current.table
-    rules = rules_for(now.kind)
-    steps: list[Step] = []
-    behind: list[Recorded] = []  # entries after ``table`` not folded into it yet
-    private = False  # ``table`` is this call's own copy
-
-    def folded() -> tables.Table:
-        nonlocal table, private
-        for entry in behind:
-            if table is None:
-                table, private = tables.start(entry), True
-                continue
-            if not private:
-                table, private = copy.deepcopy(table), True
-            table = tables.evolve(table, entry, rules)
-        behind.clear()
-        assert table is not None
-        return table
-
-    for record in records:
-        if record.version == current.version:
-            table, private = now, False
-            behind.clear()
-        else:
-            behind.append(record)
-        if not (log.sees(record.version) and log.number(record.version) > floor):
-            continue
-        key = (current.id, record.version, current.version, caller.player_id, revealed, needs)
-        known = shared.get(key) if shared is not None else None
-        if known is not None and known[0] == record and known[1] == log:
-            steps.append(known[2])
-            continue
-        shown = views.event(now, record, caller, log)
-        made = step(folded(), shown, caller, revealed, needs)
-        if shared is not None:
-            shared.put(key, (record, log, made))
-        steps.append(made)
-    if behind:
-        folded()
-    return table, steps
-
-
-def step(
-    table: tables.Table,
-    event: JSON,
-    caller: Caller,
-    revealed: bool,
-    needs: frozenset[str],
-) -> Step:
-    """The ``Step`` of an entry shown as ``event``, ``table`` being the table right after it."""
-    shown = views.state(table, caller, revealed=revealed) if needs & {STATE, VIEW} else None
-    return Step(
-        event=event,
-        status=table.status,
-        active_seats=views.active_seats(table),
-        state=shown if STATE in needs else None,
-        view=typed_view(table.kind, shown) if VIEW in needs and shown else None,
-        legal_actions=views.legal_actions(table, caller) if LEGAL_ACTIONS in needs else None,
-        clock=clock_view_at(table) if CLOCK in needs else None,
-    )

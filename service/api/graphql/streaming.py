@@ -28,7 +28,7 @@ no cycle, and an executor goes as soon as its stream ends.
 Two exceptions keep the push path cheap (issue #22). A live event of a subscription whose
 selection is cheap (``gamestream.INLINE``: caught up, and no typed view) is executed on the
 loop itself: the hop to a worker and back cost more than the work. And an event object handed
-to several subscribers (a step shared by ``gamestream.fold``: every socket of one caller, every
+to several subscribers (a step shared by ``steps.fold``: every socket of one caller, every
 spectator) is executed once per document and variables: the hub's memo keeps the result, which
 the others are handed (the resolvers under it read only that object).
 
@@ -119,7 +119,7 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
     def _shared(self) -> tuple[Any, Any]:
         """The hub's memo of executed events and this event's key in it (``None``: not
         shared). Every subscriber handed the same event object (a step shared by
-        ``gamestream.fold``) with the same document and variables gets the same result, which
+        ``steps.fold``) with the same document and variables gets the same result, which
         its resolvers, reading only that object, would compute again: it is computed once."""
         hub = getattr(self.context_value, "hub", None)
         location = getattr(self.operation, "loc", None)

@@ -77,7 +77,7 @@ class Subscription:
                     version=event.version,
                     status=GameStatus(step.status),
                     active_seats=step.active_seats,
-                    view=step.view,  # each only when selected (``gamestream.Step``)
+                    view=step.view,  # each only when selected (``steps.Step``)
                     state=JSON(step.state),
                     legal_actions=[JSON(a) for a in step.legal_actions or ()],
                     event=event,

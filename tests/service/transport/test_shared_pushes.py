@@ -132,3 +132,48 @@ def play(players: list[Client], game_id: str, moves: int) -> int:
                 version = acted["act"]["game"]["version"]
                 break
     return version
+
+
+def test_spectators_woken_together_share_one_trip_to_a_worker(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty spectators of one game: after each move, the first woken makes the one trip to
+    a worker that reads and computes the news, and the others are answered from memory on the
+    loop (``gamestream.woken_news``); every one is pushed the same, every entry once."""
+    from service.api.graphql import gamestream
+
+    with Server(sqlite_url) as server:
+        players = [register(server.url, "Ann"), register(server.url, "Bob")]
+        game_id = create_table(players, "IMHOTEP", seed="spectators")
+        start = players[0].gql(GAME, {"g": game_id})["game"]["version"]
+        trips: list[int] = []
+        real_news = gamestream.news
+
+        def news(*args: Any, **kwargs: Any) -> Any:
+            trips.append(1)
+            return real_news(*args, **kwargs)
+
+        async def watch() -> tuple[list[list[Any]], int]:
+            ended: list[int] = []
+            spectators = [
+                asyncio.create_task(
+                    follow(
+                        server.ws_url, None, game_id, start - 1,
+                        lambda: ended[0] if ended else 1 << 30,
+                    )
+                )
+                for _ in range(20)
+            ]  # fmt: skip
+            await asyncio.sleep(1.5)  # every spectator subscribed and pushed the game as it is
+            monkeypatch.setattr(gamestream, "news", news)
+            ended.append(await asyncio.to_thread(play, players, game_id, 3))
+            return list(await asyncio.wait_for(asyncio.gather(*spectators), 60)), ended[0]
+
+        pushed, last = asyncio.run(watch())
+    assert all(p == pushed[0] for p in pushed)
+    versions = [c["version"] for c in pushed[0]]
+    assert versions == sorted(set(versions)) and versions[-1] == last
+    # three moves, each woken up to twice (this process's save, then its feed): a trip or two
+    # per wake-up of the whole group, not one per spectator (60 and more)
+    print(f"{len(trips)} trips for 20 spectators over 3 moves")
+    assert 1 <= len(trips) <= 12, len(trips)
