@@ -764,9 +764,8 @@ PROJECTIONS_RUN = (sys.executable, "-m", "service.cli", "projections", "run")
 
 
 def projections_process(choice: str, store: str) -> bool:
-    """``--projections-process``: ``auto`` is deploy/compose.yaml's shape on PostgreSQL (the
-    read models in their own process) and a lone server's on SQLite (in the server)."""
-    return choice == "on" or (choice == "auto" and store == "postgres")
+    """``--projections-process on``: the read models in their own process (on either store)."""
+    return choice == "on"
 
 
 def line(store: str, servers_: int, f: dict[str, Any]) -> str:
@@ -896,10 +895,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--projections-process",
-        choices=["auto", "on", "off"],
-        default="auto",
-        help="the read models in a `papyrus projections run` process, its CPU counted with "
-        "the servers' (auto: on PostgreSQL, as deploy/compose.yaml runs it; not on SQLite)",
+        choices=["on", "off"],
+        default="off",
+        help="the servers run --no-projections and a `papyrus projections run` process keeps "
+        "the read models, its CPU counted with the servers' (off: each server keeps them, the "
+        "default of papyrus serve and deploy/compose.yaml)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line per result")
     return p

@@ -5,10 +5,9 @@ the checks that say whether the fleet held.
 What runs (``bench/fleet/``):
 
 * a private PostgreSQL cluster (``initdb`` in a temporary folder: restarting it touches nothing
-  else on the machine) and ``--replicas`` ``papyrus serve --no-projections`` processes on it,
-  with one ``papyrus projections run`` process keeping the read models current, as
-  deploy/compose.yaml runs them (``--projections-in-servers``: every replica keeps them itself
-  instead, a lone server's default);
+  else on the machine) and ``--replicas`` ``papyrus serve`` processes on it, each keeping the
+  read models current, as deploy/compose.yaml runs them (``--projections-process``: the
+  replicas run ``--no-projections`` and one ``papyrus projections run`` process keeps them);
 * honest players (``fleet.honest``): ``--human-tables`` tables of humans and ``--bot-tables``
   tables of one human against bots of every level, Imhotep and Amun-Re, each played to the end
   and again, every request to the next replica; a websocket watcher per table;
@@ -102,7 +101,7 @@ class Soak:
             ping = [f"--websocket-ping-interval={self.args.ping:g}"]
             ping += [f"--websocket-ping-timeout={self.args.ping:g}"]
             serve = ping + self.args.serve
-            if not self.args.projections_in_servers:  # the deployment's shape
+            if self.args.projections_process:  # the read models in a process of their own
                 serve = ["--no-projections", *serve]
                 self.projections = Projections("projections", self.postgres.url, [], self.folder)
                 self.projections.start()
@@ -348,9 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         "silent sockets dropped; the default of papyrus serve is 20)",
     )
     parser.add_argument(
-        "--projections-in-servers",
+        "--projections-process",
         action="store_true",
-        help="every replica keeps the read models current itself (no projections process)",
+        help="the replicas run --no-projections and one `papyrus projections run` process "
+        "keeps the read models current",
     )
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="the report as one JSON line too")

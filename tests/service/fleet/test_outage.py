@@ -755,8 +755,8 @@ def caught_up_by(url: str, seconds: float) -> tuple[int, int]:
 def test_a_projections_process_keeps_the_read_models_through_an_outage(
     cluster: Cluster, tmp_path: Path
 ) -> None:
-    """The deployment's shape (deploy/compose.yaml): servers with ``--no-projections`` and one
-    ``papyrus projections run`` process. PostgreSQL crashes and comes back: the projections
+    """The read models in a process of their own (deploy/compose.yaml's ``projections``
+    profile): servers with ``--no-projections`` and one ``papyrus projections run`` process. PostgreSQL crashes and comes back: the projections
     process logs the outage, stays up, and applies what was written before and after it (it
     used to die on the first failed catch-up, and the read models froze until restarted)."""
     server = ServeProcess(cluster.url, "--no-projections", log_path=tmp_path / "server.log")
@@ -800,19 +800,18 @@ def test_a_projections_process_keeps_the_read_models_through_an_outage(
             print((tmp_path / "projections.log").read_text()[-3000:])
 
 
-def test_the_compose_fleet_hands_the_read_models_to_one_projections_process() -> None:
-    """deploy/compose.yaml runs what the test above checks: every replica with
-    ``PAPYRUS_RUN_PROJECTIONS=0`` and a ``projections run`` service that is always up
-    (restarted, no opt-in profile), started after the tables exist."""
+def test_the_compose_file_offers_the_projections_process_the_test_above_checks() -> None:
+    """deploy/compose.yaml: the replicas keep the read models themselves (the default: it costs
+    less CPU in all, OPERATIONS.md "Read models"), and a ``projections run`` service, restarted
+    and started after the tables exist, is one profile away."""
     import yaml
 
     compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8"))
     services = compose["services"]
     replicas = [s for name, s in services.items() if name.startswith("papyrus-")]
     assert len(replicas) >= 2
-    assert all(s["environment"]["PAPYRUS_RUN_PROJECTIONS"] == "0" for s in replicas)
+    assert all(s["environment"].get("PAPYRUS_RUN_PROJECTIONS", "1") != "0" for s in replicas)
     runner = services["projections"]
     assert runner["command"] == ["projections", "run"]
-    assert "profiles" not in runner and runner["restart"] == "unless-stopped"
+    assert runner["profiles"] == ["projections"] and runner["restart"] == "unless-stopped"
     assert runner["depends_on"]["init"]["condition"] == "service_completed_successfully"
-    assert runner.get("environment", {}).get("PAPYRUS_RUN_PROJECTIONS") != "0"
