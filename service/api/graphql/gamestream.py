@@ -6,20 +6,21 @@ repeated wake-ups change nothing. Each entry comes as a ``Step``: the entry as t
 see it, and what the subscription selected of the table right after it (the caller's view,
 typed view, legal actions, clock), computed only when selected.
 
-All of that work runs on worker threads, never on the event loop: the entries are read and
-folded into the table in batches of ``BATCH`` (one trip to a worker each), and each event's
-selection is executed on a worker too (``streaming.EventExecution``), so a long catch-up gives
-the loop a turn between any two events. A catch-up costing more than a tenth of the cost limit
+The work runs on worker threads, not on the event loop: the entries are read and folded into
+the table in batches of ``BATCH`` (one trip to a worker each), and an event's selection is
+executed on a worker too unless a compiled plan completes it, a plain walk of the step
+(``streaming.EventExecution``), so a long catch-up gives the loop a turn between batches. A
+catch-up costing more than a tenth of the cost limit
 (``Limits.costly``) runs on the costly pool, as a costly query does, so that however many
 clients ask for one, the common pool stays free for everybody else.
 
 Between wake-ups a live subscriber holds only the table right after its last entry: the game,
 its log and the caller's numbering are read again on the next wake-up. A live wake-up is one trip
 to a worker (the news and their steps together); the steps are shared by every subscriber of the
-same caller and selection (``steps.fold``), and a cheap selection's events are executed on the
-loop (``INLINE``, ``streaming``). Spectators woken together share one trip: the first makes it,
-the others then find everything in memory and are answered on the loop (``woken_news``), where
-nothing is read or computed.
+same caller and selection (``steps.fold``), and a selection of plain data is completed on the
+loop by a compiled plan (``plans``, ``streaming``). Spectators woken together share one trip: the
+first makes it, the others then find everything in memory and are answered on the loop
+(``woken_news``), where nothing is read or computed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator
-from contextvars import ContextVar
 from typing import Any
 
 from domain import table as tables
@@ -48,12 +48,6 @@ RECHECK_SECONDS = 30.0
 #: entries read from the store at once, and folded into the table per trip to a worker
 #: (small: a subscriber whose client does not read holds one batch of views, waiting)
 READ, BATCH = 20, 10
-#: a live subscriber whose selection costs at most this much an event (``cost.event_cost``:
-#: the web client's and the SDKs' selections without the typed view) is executed on the event
-#: loop: a hop to a worker and back costs more than that work (a catch-up never is)
-INLINE_COST = 60
-#: set in a subscription's own task once it is live and its selection that cheap
-INLINE: ContextVar[bool] = ContextVar("papyrus_inline_events", default=False)
 
 
 async def game_entries(
@@ -112,7 +106,6 @@ async def game_entries(
                     return
                 continue
             COSTLY_LANE.set(None)  # caught up: live events go to the common pool
-            INLINE.set(cost <= INLINE_COST)  # and a cheap selection's on the loop itself
             del records, current, log_now
             # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` drops a
             # cancellation (the client gone) that lands in the same turn as the wake-up, and
@@ -122,7 +115,6 @@ async def game_entries(
                     await waiter.wait()
     finally:
         COSTLY_LANE.set(None)
-        INLINE.set(False)
         context.hub.release(key, waiter)
 
 

@@ -25,12 +25,14 @@ collector frees, and frozen it would outlive its subscription by up to ``heap.FU
 with everything it holds. ``EventExecution`` holds those helpers through weak references:
 no cycle, and an executor goes as soon as its stream ends.
 
-Two exceptions keep the push path cheap (issue #22). A live event of a subscription whose
-selection is cheap (``gamestream.INLINE``: caught up, and no typed view) is executed on the
-loop itself: the hop to a worker and back cost more than the work. And an event object handed
-to several subscribers (a step shared by ``steps.fold``: every socket of one caller, every
-spectator) is executed once per document and variables: the hub's memo keeps the result, which
-the others are handed (the resolvers under it read only that object).
+Two exceptions keep the push path cheap (issue #22). A selection of plain data (every field
+a basic strawberry field, as every subscription of this schema is) has a plan compiled once per
+document (``plans``): each event is completed by it on the loop, without graphql-core or a hop
+to a worker (on the costly pool during a costly catch-up, so that the loop is not held by it).
+And where graphql-core executes, an event object handed to several subscribers (a step shared
+by ``steps.fold``: every socket of one caller, every spectator) is executed once per document
+and variables: the hub's memo keeps the result, which the others are handed (the
+resolvers under it read only that object).
 
 This module owns the graphql-core internals it relies on (``build_per_event_executor``,
 ``execute_operation``, ``async_helpers`` and ``_relevant_sub_fields``, graphql-core 3.3;
@@ -50,9 +52,8 @@ from typing import Any
 from graphql import ExecutionResult
 from graphql.type.definition import GraphQLResolveInfoHelpers
 
-from service.api.graphql.gamestream import INLINE
 from service.api.graphql.limits import lane
-from service.api.graphql.plans import Fallback, plan_for
+from service.api.graphql.plans import Fallback, Plan, plan_for
 from service.api.graphql.strawberry_private import StrawberryGraphQLCoreExecutionContext
 
 
@@ -81,23 +82,17 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
         if not self.per_event:
             return super().execute_operation(serially)
         compiled = plan_for(self)
+        costly = lane()
+        if compiled is not None and isinstance(costly, Executor):  # off the loop, an event
+            return self._planned_on(costly, compiled, serially)  # a trip (a costly catch-up)
         if compiled is not None:  # plain data: no resolver to run, no hop to a worker
             try:
                 return ExecutionResult(compiled(self.root_value))
             except Fallback:
                 pass  # graphql-core completes this event (and reports its error)
-        pool = lane() or getattr(self.context_value, "executor", None)
+        pool = costly or getattr(self.context_value, "executor", None)
         if not isinstance(pool, Executor):  # a context without a pool (tests): inline
             return super().execute_operation(serially)
-        if INLINE.get():  # a live event of a cheap selection: here, once per shared event
-            shared, key = self._shared()
-            known = shared.get(key) if shared is not None else None
-            if known is not None and known[0] is self.root_value:
-                return known[1]
-            result = super().execute_operation(serially)
-            if shared is not None and not getattr(result, "errors", True):
-                shared.put(key, (self.root_value, result))
-            return result
         return self._executed_on(pool, serially)
 
     async def _executed_on(self, pool: Executor, serially: bool | None) -> Any:
@@ -115,6 +110,17 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
         if shared is not None and not getattr(result, "errors", None):
             shared.put(key, (self.root_value, result))
         return result
+
+    async def _planned_on(self, pool: Executor, compiled: Plan, serially: bool | None) -> Any:
+        """``compiled`` on a thread of ``pool`` (a costly catch-up's: the loop serves everybody
+        else between its events), graphql-core where it falls back."""
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(
+                pool, compiled, self.root_value
+            )
+        except Fallback:
+            return await self._executed_on(pool, serially)
+        return ExecutionResult(data)
 
     def _shared(self) -> tuple[Any, Any]:
         """The hub's memo of executed events and this event's key in it (``None``: not
