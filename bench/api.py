@@ -763,11 +763,6 @@ def profiled_server(database_url: str, extra: list[str], pin: bool, env: dict[st
 PROJECTIONS_RUN = (sys.executable, "-m", "service.cli", "projections", "run")
 
 
-def projections_process(choice: str, store: str) -> bool:
-    """``--projections-process on``: the read models in their own process (on either store)."""
-    return choice == "on"
-
-
 def line(store: str, servers_: int, f: dict[str, Any]) -> str:
     if f["mode"] == "read":
         return (
@@ -808,7 +803,7 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
         extra += server_args(args.games, args.rate_limits)
     extra += args.server_arg or []
     results: list[dict[str, Any]] = []
-    separate = projections_process(args.projections_process, store)
+    separate = args.projections_process == "on"  # the read models in their own process
     if separate and args.profile:  # the profiler's signals would stop that process
         raise SystemExit("--profile samples the servers only: add --projections-process off")
     with (

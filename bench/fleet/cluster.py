@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -111,6 +112,16 @@ class Replica:
     def start(self, ready_seconds: float = 60.0) -> None:
         command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)]
         command += ["--database-url", self.database_url, "--log-format", "json", *self.options]
+        self.spawn(command, ready_seconds, self.ready)
+
+    def ready(self) -> bool:
+        try:
+            return httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def spawn(self, command: list[str], ready_seconds: float, ready: Callable[[], bool]) -> None:
+        """Start ``command`` (its output to the log) and wait until ``ready()``."""
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 command,
@@ -124,11 +135,8 @@ class Replica:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited: see {self.log_path}")
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
+            if ready():
+                return
             time.sleep(0.2)
         raise RuntimeError(f"{self.name} was not ready in {ready_seconds} s: see {self.log_path}")
 
@@ -161,26 +169,13 @@ class Replica:
 
 class Projections(Replica):
     """``papyrus projections run``: the process that keeps the read models current for servers
-    started with ``--no-projections`` (deploy/compose.yaml's shape). It serves no HTTP: it is
-    started once its banner is logged."""
+    started with ``--no-projections``. It serves no HTTP: it is started once its banner is
+    logged."""
 
     def start(self, ready_seconds: float = 60.0) -> None:
         command = [sys.executable, "-m", "service.cli", "projections", "run"]
         command += ["--database-url", self.database_url, *self.options]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        self.starts += 1
-        deadline = time.monotonic() + ready_seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: see {self.log_path}")
-            if "current; Ctrl-C stops" in self.log_path.read_text(errors="replace"):
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"{self.name} did not start in {ready_seconds} s: see {self.log_path}")
+        self.spawn(command, ready_seconds, self.ready)
+
+    def ready(self) -> bool:
+        return "current; Ctrl-C stops" in self.log_path.read_text(errors="replace")
