@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -115,6 +116,24 @@ def register(base_url: str, name: str) -> Client:
     client.token = data["registerPlayer"]["token"]
     client.player_id = data["registerPlayer"]["player"]["id"]  # type: ignore[attr-defined]
     return client
+
+
+@asynccontextmanager
+async def acknowledged(ws_url: str, token: str | None = None) -> AsyncIterator[Any]:
+    """A graphql-transport-ws websocket (messages of any size), ``token``'s if given, once
+    the server acknowledged its ``connection_init``."""
+    import websockets
+
+    async with websockets.connect(
+        ws_url, subprotocols=["graphql-transport-ws"], max_size=None  # type: ignore[list-item]
+    ) as ws:
+        init: dict[str, Any] = {"type": "connection_init"}
+        if token:
+            init["payload"] = {"authorization": f"Bearer {token}"}
+        await ws.send(json.dumps(init))
+        ack = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert ack["type"] == "connection_ack", ack
+        yield ws
 
 
 async def subscribe(

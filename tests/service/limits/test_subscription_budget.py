@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import websockets
 from graphql import parse
 
 from service.api.graphql.budget import BudgetLimits, SubscriptionBudget
@@ -25,7 +24,7 @@ from service.api.graphql.cost import query_cost
 from service.api.graphql.schema import schema
 from service.app.errors import BadInput, RateLimited
 from service.settings import Settings
-from tests.client import register
+from tests.client import acknowledged, register
 from tests.conftest import Server
 from tests.service.limits.test_limits import finished_game
 from tests.service.transport.test_push import CHANGED
@@ -139,14 +138,7 @@ async def outcomes(
 ) -> list[dict[str, Any]]:
     """Each document subscribed on one websocket: its first error (or None) and how many
     events it delivered, once every one has completed (or one live event after the catch-up)."""
-    async with websockets.connect(
-        ws_url, subprotocols=["graphql-transport-ws"], max_size=None
-    ) as ws:  # type: ignore[list-item]
-        init: dict[str, Any] = {"type": "connection_init"}
-        if token:
-            init["payload"] = {"authorization": f"Bearer {token}"}
-        await ws.send(json.dumps(init))
-        assert json.loads(await ws.recv())["type"] == "connection_ack"
+    async with acknowledged(ws_url, token) as ws:
         for n, (query, variables) in enumerate(documents):
             payload = {"query": query, "variables": variables}
             await ws.send(json.dumps({"id": str(n), "type": "subscribe", "payload": payload}))
@@ -258,11 +250,7 @@ async def outcomes_live(
 ) -> list[dict[str, Any] | None]:
     """Live subscriptions started one after the other on one socket: the error each started
     with (None: it is live, it waits for news)."""
-    async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(
-            json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}})
-        )
-        assert json.loads(await ws.recv())["type"] == "connection_ack"
+    async with acknowledged(ws_url, token) as ws:
         found: list[dict[str, Any] | None] = []
         for n, (query, variables) in enumerate(documents):
             payload = {"query": query, "variables": variables}

@@ -24,7 +24,7 @@ import pytest
 import websockets
 
 from service.app import views
-from tests.client import Client, events_of, register, subscribe
+from tests.client import Client, acknowledged, events_of, register, subscribe
 from tests.conftest import Server
 from tests.service.limits.test_limits import finished_game
 from tests.service.play import create_table, seated
@@ -93,14 +93,7 @@ async def catch_up(
 ) -> list[list[int]]:
     """``count`` catch-ups from 0 on one websocket (``token``'s): the versions each
     delivered."""
-    async with websockets.connect(
-        ws_url, subprotocols=["graphql-transport-ws"], max_size=None
-    ) as ws:  # type: ignore[list-item]
-        init: dict[str, Any] = {"type": "connection_init"}
-        if token:
-            init["payload"] = {"authorization": f"Bearer {token}"}
-        await ws.send(json.dumps(init))
-        assert json.loads(await ws.recv())["type"] == "connection_ack"
+    async with acknowledged(ws_url, token) as ws:
         for n in range(count):
             payload = {"query": query, "variables": {"g": game_id, "a": 0}}
             await ws.send(json.dumps({"id": str(n), "type": "subscribe", "payload": payload}))

@@ -17,10 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import websockets
 
 from service.app import views
-from tests.client import Client, register
+from tests.client import Client, acknowledged, register
 from tests.conftest import Server
 from tests.service.play import create_table
 from tests.service.transport.test_push import CHANGED
@@ -37,14 +36,7 @@ async def follow(
     ws_url: str, token: str | None, game_id: str, after: int, until: Callable[[], int]
 ) -> list[Any]:
     """``gameChanged`` from ``after`` on one socket until version ``until()``: the payloads."""
-    async with websockets.connect(
-        ws_url, subprotocols=["graphql-transport-ws"], max_size=None
-    ) as ws:  # type: ignore[list-item]
-        init: dict[str, Any] = {"type": "connection_init"}
-        if token:
-            init["payload"] = {"authorization": f"Bearer {token}"}
-        await ws.send(json.dumps(init))
-        assert json.loads(await ws.recv())["type"] == "connection_ack"
+    async with acknowledged(ws_url, token) as ws:
         payload = {"query": CHANGED, "variables": {"g": game_id, "a": after}}
         await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         seen: list[Any] = []
