@@ -3,6 +3,11 @@
 It knows the server only through its public contract (``docs/API.md``, ``schema.graphql``):
 it imports nothing of the server. Needs ``httpx``; ``wait_for_change`` needs ``websockets``.
 
+Its GraphQL documents are the constants below, all of them in ``DOCUMENTS``. The server trusts
+them (docs/API.md "Trusted documents": its manifest is generated from ``DOCUMENTS``), so the
+client sends each by its id (``document_id``) rather than its text; a server that does not
+know one answers ``UNKNOWN_DOCUMENT``, and the client sends that document's text from then on.
+
     client = PapyrusClient("http://127.0.0.1:8000")
     client.register("alice")
     game = client.create_game("IMHOTEP", seats=2)
@@ -14,6 +19,7 @@ it imports nothing of the server. Needs ``httpx``; ``wait_for_change`` needs ``w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -29,6 +35,51 @@ GAME_FIELDS = """
   result { scores winners ranks }
 """
 EVENT_FIELDS = "version at seat type data"
+
+REGISTER = "mutation($n: String!) { registerPlayer(name: $n) { player { id name } token } }"
+CREATE_GAME = f"mutation($i: CreateGameInput!) {{ createGame(input: $i) {{ {GAME_FIELDS} }} }}"
+JOIN_GAME = f"mutation($g: ID!, $s: Int) {{ joinGame(gameId: $g, seat: $s) {{ {GAME_FIELDS} }} }}"
+ADD_BOT = (
+    "mutation($g: ID!, $s: Int, $st: String) "
+    f"{{ addBot(gameId: $g, seat: $s, strategy: $st) {{ {GAME_FIELDS} }} }}"
+)
+GAME = f"query($id: ID!, $v: Int) {{ game(id: $id, minVersion: $v) {{ {GAME_FIELDS} }} }}"
+ACT = (
+    "mutation($g: ID!, $a: JSON!, $v: Int, $k: String) "
+    "{ act(gameId: $g, action: $a, expectedVersion: $v, idempotencyKey: $k) "
+    f"{{ game {{ {GAME_FIELDS} }} events {{ {EVENT_FIELDS} }} }} }}"
+)
+EVENTS = (
+    "query($g: ID!, $f: Int, $c: String) { game(id: $g) { events(first: $f, after: $c)"
+    f" {{ nodes {{ {EVENT_FIELDS} }} pageInfo {{ hasNextPage endCursor }} }} }} }}"
+)
+GAME_EVENTS = (
+    "subscription($g: ID!, $v: Int) { gameEvents(gameId: $g, afterVersion: $v) { version } }"
+)
+
+#: every document this client sends, by name (the server's trusted documents include them)
+DOCUMENTS: dict[str, str] = {
+    "register": REGISTER,
+    "createGame": CREATE_GAME,
+    "joinGame": JOIN_GAME,
+    "addBot": ADD_BOT,
+    "game": GAME,
+    "act": ACT,
+    "events": EVENTS,
+    "gameEvents": GAME_EVENTS,
+}
+
+#: the error code of a ``documentId`` the server does not know
+UNKNOWN_DOCUMENT = "UNKNOWN_DOCUMENT"
+
+
+def document_id(text: str) -> str:
+    """A document's id, as the server keys its trusted documents: the SHA-256 of its text."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: the id of each of ``DOCUMENTS``, by text (computed once)
+IDS = {text: document_id(text) for text in DOCUMENTS.values()}
 
 
 class PapyrusError(Exception):
@@ -128,6 +179,8 @@ class PapyrusClient:
         self.token = token
         self.player_id: str | None = None
         self.http = httpx.Client(base_url=self.base_url, timeout=timeout)
+        #: documents of ``DOCUMENTS`` this server does not trust: sent as text
+        self.untrusted: set[str] = set()
 
     def __enter__(self) -> PapyrusClient:
         return self
@@ -141,10 +194,28 @@ class PapyrusClient:
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
+    def operation(self, query: str) -> dict[str, str]:
+        """How ``query`` is named in a request: by its id when it is one of ``DOCUMENTS`` the
+        server has not refused, else by its text."""
+        if query in IDS and query not in self.untrusted:
+            return {"documentId": IDS[query]}
+        return {"query": query}
+
     def graphql(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Runs one GraphQL document; a GraphQL error raises ``PapyrusError`` with its code."""
+        """Runs one GraphQL document; a GraphQL error raises ``PapyrusError`` with its code.
+        One of ``DOCUMENTS`` is sent by its id; if the server does not know it, once more as
+        text (and as text from then on)."""
+        try:
+            return self.post(self.operation(query), variables)
+        except PapyrusError as refused:
+            if refused.code != UNKNOWN_DOCUMENT or query not in IDS:
+                raise
+            self.untrusted.add(query)
+            return self.post({"query": query}, variables)
+
+    def post(self, operation: dict[str, str], variables: dict[str, Any] | None) -> dict[str, Any]:
         response = self.http.post(
-            "/graphql", json={"query": query, "variables": variables or {}}, headers=self.headers()
+            "/graphql", json={**operation, "variables": variables or {}}, headers=self.headers()
         )
         try:
             body = response.json()
@@ -166,10 +237,7 @@ class PapyrusClient:
 
     def register(self, name: str) -> str:
         """Registers a player and keeps its token for every later call; returns its id."""
-        data = self.graphql(
-            "mutation($n: String!) { registerPlayer(name: $n) { player { id name } token } }",
-            {"n": name},
-        )
+        data = self.graphql(REGISTER, {"n": name})
         self.token = data["registerPlayer"]["token"]
         self.player_id = data["registerPlayer"]["player"]["id"]
         return str(self.player_id)
@@ -185,36 +253,23 @@ class PapyrusClient:
             game_input["options"] = options
         if seed is not None:
             game_input["seed"] = seed
-        data = self.graphql(
-            f"mutation($i: CreateGameInput!) {{ createGame(input: $i) {{ {GAME_FIELDS} }} }}",
-            {"i": game_input},
-        )
+        data = self.graphql(CREATE_GAME, {"i": game_input})
         return Game.parse(data["createGame"])
 
     def join(self, game_id: str, seat: int | None = None) -> Game:
-        data = self.graphql(
-            f"mutation($g: ID!, $s: Int) {{ joinGame(gameId: $g, seat: $s) {{ {GAME_FIELDS} }} }}",
-            {"g": game_id, "s": seat},
-        )
+        data = self.graphql(JOIN_GAME, {"g": game_id, "s": seat})
         return Game.parse(data["joinGame"])
 
     def add_bot(self, game_id: str, seat: int | None = None, strategy: str | None = None) -> Game:
         """A server-side bot takes a seat (the first free one if none is given)."""
-        data = self.graphql(
-            "mutation($g: ID!, $s: Int, $st: String) "
-            f"{{ addBot(gameId: $g, seat: $s, strategy: $st) {{ {GAME_FIELDS} }} }}",
-            {"g": game_id, "s": seat, "st": strategy},
-        )
+        data = self.graphql(ADD_BOT, {"g": game_id, "s": seat, "st": strategy})
         return Game.parse(data["addBot"])
 
     def game(self, game_id: str, min_version: int | None = None) -> Game:
         """The game as the caller may see it. ``min_version``: at least this version of the
         caller's log (an ``act``'s ``game.version``), even from a server behind a load balancer
         that has not heard of that write yet."""
-        data = self.graphql(
-            f"query($id: ID!, $v: Int) {{ game(id: $id, minVersion: $v) {{ {GAME_FIELDS} }} }}",
-            {"id": game_id, "v": min_version},
-        )
+        data = self.graphql(GAME, {"id": game_id, "v": min_version})
         if data["game"] is None:
             raise PapyrusError(f"There is no game {game_id}.", "NOT_FOUND")
         return Game.parse(data["game"])
@@ -230,9 +285,7 @@ class PapyrusClient:
         if the game moved on since; ``idempotency_key`` (a fresh one by default): a retry with
         the same key gives the first result instead of acting twice."""
         data = self.graphql(
-            "mutation($g: ID!, $a: JSON!, $v: Int, $k: String) "
-            "{ act(gameId: $g, action: $a, expectedVersion: $v, idempotencyKey: $k) "
-            f"{{ game {{ {GAME_FIELDS} }} events {{ {EVENT_FIELDS} }} }} }}",
+            ACT,
             {
                 "g": game_id,
                 "a": action,
@@ -248,11 +301,7 @@ class PapyrusClient:
         found: list[Event] = []
         cursor: str | None = None
         while True:
-            data = self.graphql(
-                "query($g: ID!, $f: Int, $c: String) { game(id: $g) { events(first: $f, after: $c)"
-                f" {{ nodes {{ {EVENT_FIELDS} }} pageInfo {{ hasNextPage endCursor }} }} }} }}",
-                {"g": game_id, "f": page, "c": cursor},
-            )
+            data = self.graphql(EVENTS, {"g": game_id, "f": page, "c": cursor})
             if data["game"] is None:
                 raise PapyrusError(f"There is no game {game_id}.", "NOT_FOUND")
             events = data["game"]["events"]
@@ -278,27 +327,15 @@ class PapyrusClient:
         init: dict[str, Any] = {"type": "connection_init"}
         if self.token:
             init["payload"] = {"authorization": f"Bearer {self.token}"}
-        query = (
-            "subscription($g: ID!, $v: Int) "
-            "{ gameEvents(gameId: $g, afterVersion: $v) { version } }"
-        )
+        variables = {"g": game_id, "v": after_version}
         with connect(ws_url, subprotocols=["graphql-transport-ws"], open_timeout=timeout) as ws:  # type: ignore[list-item]
             ws.send(json.dumps(init))
             ack = json.loads(ws.recv(timeout))
             if ack.get("type") != "connection_ack":
                 raise PapyrusError(f"the websocket was refused: {ack}", None)
-            ws.send(
-                json.dumps(
-                    {
-                        "id": "1",
-                        "type": "subscribe",
-                        "payload": {
-                            "query": query,
-                            "variables": {"g": game_id, "v": after_version},
-                        },
-                    }
-                )
-            )
+            operation = self.operation(GAME_EVENTS)
+            payload = {**operation, "variables": variables}
+            ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
             while True:
                 message = json.loads(ws.recv(timeout))
                 kind = message.get("type")
@@ -311,6 +348,23 @@ class PapyrusClient:
                         raise PapyrusError(errors[0].get("message", "error"), code)
                     return
                 elif kind == "error":
+                    if "documentId" in operation and unknown_document(message.get("payload")):
+                        # a server that does not trust it: the text, on a fresh operation id
+                        self.untrusted.add(GAME_EVENTS)
+                        operation = {"query": GAME_EVENTS}
+                        payload = {**operation, "variables": variables}
+                        ws.send(json.dumps({"id": "2", "type": "subscribe", "payload": payload}))
+                        continue
                     raise PapyrusError(f"the subscription failed: {message.get('payload')}", None)
                 elif kind == "complete":
                     return
+
+
+def unknown_document(errors: Any) -> bool:
+    """Whether a websocket ``error`` payload says the server does not know a ``documentId``."""
+    return (
+        isinstance(errors, list)
+        and bool(errors)
+        and isinstance(errors[0], dict)
+        and (errors[0].get("extensions") or {}).get("code") == UNKNOWN_DOCUMENT
+    )

@@ -7,7 +7,10 @@
   ``extensions.code`` is ``RATE_LIMITED`` and whose message names the limit (strawberry's own
   check says only "Subscription limit reached", without a code). A message of a shape its
   protocol does not define closes the connection with 4400 and the reason (``frames``); a
-  client gone mid-answer is one info line (``service.api.disconnects``).
+  client gone mid-answer is one info line (``service.api.disconnects``). An operation may name
+  a trusted document by its ``documentId`` instead of sending its text (docs/API.md "Trusted
+  documents"): it runs as that text; an id the server does not know is answered with an
+  error coded ``UNKNOWN_DOCUMENT``.
 * ``http_protocol(header_timeout)``: uvicorn's HTTP protocol with a deadline on the request
   headers (slowloris: uvicorn has a keep-alive timeout between requests, but none while the
   headers of a request trickle in, nor before the first byte). A connection whose headers are
@@ -21,7 +24,8 @@ import asyncio
 import json
 import logging
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 from graphql import GraphQLError
 from starlette.types import Receive, Scope, Send
@@ -95,8 +99,42 @@ def too_many_operations(limit: int) -> GraphQLError:
     )
 
 
+def unknown_document(document_id: str) -> GraphQLError:
+    return GraphQLError(
+        f"This server does not know the document {document_id[:80]!r}: send the document's "
+        "text as query instead.",
+        extensions={"code": "UNKNOWN_DOCUMENT"},
+    )
+
+
+class Trusting(Protocol):
+    """What the handlers need of their view (``PapyrusGraphQL``): the text of a trusted
+    document by its id (``None``: unknown)."""
+
+    def trusted_document(self, document_id: str, /) -> str | None: ...
+
+
+def with_trusted_text(message: Any, document: Callable[[str], str | None]) -> Any:
+    """``message`` (an operation's start, its shape checked by ``frames``) with the text of
+    the trusted document its payload names by ``documentId`` in place of the id, as if the
+    text had been sent as ``query``; ``None`` for an id ``document`` does not know. A payload
+    with a query is the message itself."""
+    payload = message["payload"]
+    named = payload.get("documentId")
+    if named is None:
+        return message
+    text = document(named)
+    if text is None:
+        return None
+    trusted = {key: value for key, value in payload.items() if key != "documentId"}
+    return {**message, "payload": {**trusted, "query": text}}
+
+
 class TransportWSHandler(QuietDisconnects, BaseGraphQLTransportWSHandler[Any, Any]):
-    """``graphql-transport-ws``, with the per-connection limit answered by a coded error."""
+    """``graphql-transport-ws``, with the per-connection limit answered by a coded error, and
+    a trusted document named by its ``documentId`` run as its text (the view's
+    ``trusted_document``: ``service.api.graphql.trusted``), an unknown id answered by an
+    ``error`` with the code ``UNKNOWN_DOCUMENT`` (the client sends the text instead)."""
 
     async def handle_message(self, message: Any) -> None:
         problem = transport_ws_problem(message)
@@ -116,11 +154,19 @@ class TransportWSHandler(QuietDisconnects, BaseGraphQLTransportWSHandler[Any, An
             error = too_many_operations(limit).formatted
             await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
             return
-        await super().handle_subscribe(message)
+        trusted = with_trusted_text(message, cast(Trusting, self.view).trusted_document)
+        if trusted is None:
+            if self.connection_acknowledged and message["id"] not in self.operations:
+                error = unknown_document(message["payload"]["documentId"]).formatted
+                await self.send_message({"id": message["id"], "type": "error", "payload": [error]})
+                return
+            trusted = message  # refused by strawberry before the query is read (4401, 4409)
+        await super().handle_subscribe(trusted)
 
 
 class LegacyWSHandler(QuietDisconnects, BaseGraphQLWSHandler[Any, Any]):
-    """The older ``graphql-ws``, likewise."""
+    """The older ``graphql-ws``, likewise (an unknown ``documentId``: an ``error`` message
+    whose payload is the coded error, as that protocol's errors are)."""
 
     async def handle_message(self, message: Any) -> None:
         problem = legacy_ws_problem(message)
@@ -140,7 +186,14 @@ class LegacyWSHandler(QuietDisconnects, BaseGraphQLWSHandler[Any, Any]):
             error = too_many_operations(limit).formatted
             await self.send_message({"type": "error", "id": message["id"], "payload": error})
             return
-        await super().handle_start(message)
+        trusted = with_trusted_text(message, cast(Trusting, self.view).trusted_document)
+        if trusted is None:
+            if self.connection_acknowledged:
+                error = unknown_document(message["payload"]["documentId"]).formatted
+                await self.send_message({"type": "error", "id": message["id"], "payload": error})
+                return
+            trusted = message  # refused by strawberry before the query is read (4401)
+        await super().handle_start(trusted)
 
 
 # -- a deadline on request headers ------------------------------------------------------------

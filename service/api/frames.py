@@ -9,6 +9,10 @@ message is checked against its protocol's shape first (``transport_ws_problem``,
 ``legacy_ws_problem``): one that does not fit closes the connection with code 4400 and a
 reason saying what is wrong, as graphql-transport-ws requires for "a message of a type or
 format which is not specified" (the older graphql-ws says nothing: it gets the same).
+
+An operation's payload names its document by its text (``query``) or, for a trusted document
+(docs/API.md "Trusted documents"), by its id (``documentId``): exactly one of the two, a string;
+``service.api.connections`` puts the trusted text in place of the id before strawberry reads it.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from typing import Any
 #: the close code of a message of a shape the protocol does not define
 INVALID_MESSAGE = 4400
 
-#: what each field of an operation's payload must be (missing or null is allowed, but for the
-#: query); the checks run in this order
+#: what each field of an operation's payload must be (missing or null is allowed; of the query
+#: and the documentId, a trusted document's id, exactly one is sent); the checks run in this order
 OPERATION_FIELDS = (
     ("variables", dict, "an object"),
     ("operationName", str, "a string"),
@@ -31,8 +35,13 @@ def operation_problem(payload: Any) -> str | None:
     """What is wrong with an operation's payload (``None``: nothing)."""
     if not isinstance(payload, dict):
         return "The payload of an operation must be an object."
-    if not isinstance(payload.get("query"), str):
-        return "The payload's query must be a string (a GraphQL document)."
+    query, named = payload.get("query"), payload.get("documentId")
+    if named is None and not isinstance(query, str):
+        return "The payload needs a query (a GraphQL document) or a documentId, a string."
+    if named is not None and not isinstance(named, str):
+        return "The payload's documentId must be a string (a trusted document's id) or null."
+    if named is not None and query is not None:
+        return "The payload holds a query and a documentId: send one of them."
     for name, kind, described in OPERATION_FIELDS:
         value = payload.get(name)
         if value is not None and not isinstance(value, kind):

@@ -9,10 +9,15 @@ bot's moves, which come a moment after the human's ``act`` in their own commands
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from typing import Any
 
 import pytest
 
+from service.api.graphql import trusted
+from service.api.graphql.http import PapyrusGraphQL
 from tests.client import Client, register
 from tests.web.conftest import DESKTOP, PHONE, Web
 
@@ -253,3 +258,75 @@ def test_an_undo_request_is_answered_from_the_page(web: Web) -> None:
     assert web.console_errors == []
     alice.close()
     bob.close()
+
+
+class Sent:
+    """What one page sends the server: its POST bodies to /graphql, its websocket messages."""
+
+    def __init__(self, page: Any) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []
+        page.on("request", self.request)
+        page.on("websocket", lambda ws: ws.on("framesent", self.frame))
+
+    def request(self, request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/graphql"):
+            self.bodies.append(json.loads(request.post_data or "null"))
+
+    def frame(self, payload: Any) -> None:
+        self.messages.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
+
+    def subscribes(self) -> list[dict[str, Any]]:
+        return [m["payload"] for m in self.messages if m.get("type") == "subscribe"]
+
+
+def test_the_game_page_names_its_documents_by_id(web: Web) -> None:
+    """The page is on the server's own (local) origin, a secure context: every document it
+    sends (the game's kinds, head, the game with its board's view, an action, the
+    subscription) names a trusted document by its id (docs/API.md "Trusted documents"), never
+    its text."""
+    alice, game_id = new_table(web, "Ivan", "web-trusted")
+    alice.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
+    page = web.context(token=alice.token).new_page()
+    sent = Sent(page)
+    page.goto(f"{web.server.url}/games/{game_id}")
+    page.wait_for_selector("[data-testid=board-svg]")
+    assert wait_for_turn(page)
+    play_one(page)
+    assert len(sent.bodies) >= 4 and sent.subscribes()
+    for body in [*sent.bodies, *sent.subscribes()]:
+        assert "query" not in body, body
+        assert trusted.document(body["documentId"]) is not None, body
+    operation = re.compile(r"(?:query|mutation|subscription) (\w+)")
+    names = {
+        operation.findall(trusted.document(body["documentId"]) or "")[0] for body in sent.bodies
+    }
+    assert {"GameKinds", "GameHead", "Game", "Act"} <= names, names
+    assert web.console_errors == []
+    alice.close()
+
+
+def test_a_server_that_does_not_know_the_documents_is_sent_their_text(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server without these trusted documents (an older one) answers UNKNOWN_DOCUMENT: the
+    page sends each document once more as its text, and as text from then on; it draws and
+    follows the game as ever."""
+    monkeypatch.setattr(trusted, "document", lambda document_id: None)
+    monkeypatch.setattr(PapyrusGraphQL, "trusted_document", staticmethod(lambda _: None))
+    alice, game_id = new_table(web, "Judy", "web-untrusted")
+    alice.gql("mutation($g: ID!) { addBot(gameId: $g) { id } }", {"g": game_id})
+    page = web.context(token=alice.token).new_page()
+    sent = Sent(page)
+    page.goto(f"{web.server.url}/games/{game_id}")
+    page.wait_for_selector("[data-testid=board-svg]")
+    assert wait_for_turn(page)
+    play_one(page)
+    texts = [body["query"] for body in sent.bodies if "query" in body]
+    named = [body["documentId"] for body in sent.bodies if "documentId" in body]
+    assert texts and len(set(named)) == len(named), named  # each id tried once
+    assert {f"sha256:{hashlib.sha256(text.encode()).hexdigest()}" for text in texts} >= set(named)
+    subscribes = sent.subscribes()
+    assert "documentId" in subscribes[0] and "query" in subscribes[-1], subscribes
+    assert web.console_errors == []
+    alice.close()

@@ -7,6 +7,9 @@ is the game's part of a document, its board module's: the client fills it in for
 board (``kinds.js`` ``withBoard``: the typed view through the board's ``VIEW`` fragment, or the
 JSON ``state`` for a board without one), so such a document is validated once per board module
 the server ships (each registered game's own, and the generic board), as filled in for it.
+
+The texts are read by ``service.api.web.documents``, as the trusted documents are
+(``service.api.graphql.trusted``): what is validated here is what the server trusts by id.
 """
 
 from __future__ import annotations
@@ -20,81 +23,29 @@ from graphql import GraphQLUnionType, build_schema, parse, validate
 from graphql.language import FragmentDefinitionNode, OperationDefinitionNode
 
 from domain import registry
-from service.api.web import GENERIC_BOARD, STATIC
+from service.api.web import STATIC
+from service.api.web import documents as documents_of_the_client
+from service.api.web.documents import BOARD_PART, STATE_PART, TYPED_PART, documents
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPORT = re.compile(r"export const (\w+) = `(.*?)`;", re.S)
-PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
-#: the board's part of a document (queries.js ``VIEW``, the placeholder itself)
-BOARD_PART = "${VIEW}"
-BOARD_PART_EXPORT = 'export const VIEW = "${VIEW}";'
-#: a board module's typed-view fragment ("" for none) and its name
-BOARD_VIEW = re.compile(r"^export const VIEW = (`|\")(.*?)\1;", re.S | re.M)
-BOARD_VIEW_NAME = re.compile(r'^export const VIEW_NAME = (?:"(\w+)"|null);', re.M)
-#: what withBoard puts in place of ``${VIEW}`` (kinds.js holds the same two texts)
-TYPED_PART = "view {{ __typename ...{name} }}"
-STATE_PART = "view { __typename } state"
 
 
-def documents() -> dict[str, str]:
-    """Each export of queries.js with its ``${...}`` interpolated (``${VIEW}`` kept)."""
-    source = (STATIC / "queries.js").read_text()
-    raw = dict(EXPORT.findall(source))
-    assert raw, "queries.js exports no document"
-    # nothing else in the file (comments and the placeholder aside): no document is built at
-    # run time
-    assert source.count(BOARD_PART_EXPORT) == 1
-    code = re.sub(r"^\s*//.*$", "", EXPORT.sub("", source), flags=re.M)
-    assert "`" not in code
-    assert code.replace(BOARD_PART_EXPORT, "").strip() == ""
-
-    def expand(name: str, seen: tuple[str, ...] = ()) -> str:
-        assert name not in seen, f"{name} includes itself"
-
-        def inner(match: re.Match[str]) -> str:
-            if match.group(1) == "VIEW":
-                return BOARD_PART
-            return expand(match.group(1), (*seen, name))
-
-        return PLACEHOLDER.sub(inner, raw[name])
-
-    return {name: expand(name) for name in raw}
+def own_boards() -> dict[str, Path]:
+    """Each registered game's own board module, by kind (the generic board is added by
+    ``service.api.web.documents``)."""
+    return {game.kind: game.web_board for game in registry.games() if game.web_board}
 
 
 @cache
 def boards() -> dict[str, tuple[str, str | None]]:
-    """Every board module the server ships (each registered game's own, the generic one) by
-    name: its ``VIEW`` fragment ("" for none) and ``VIEW_NAME``."""
-    paths = {game.kind: game.web_board for game in registry.games() if game.web_board}
-    paths["generic"] = GENERIC_BOARD
-    found = {}
-    for board, path in paths.items():
-        source = path.read_text()
-        views = BOARD_VIEW.findall(source)
-        names = BOARD_VIEW_NAME.findall(source)
-        assert len(views) == 1 and len(names) == 1, f"{board}: one VIEW and one VIEW_NAME"
-        found[board] = (views[0][1], names[0] or None)
-    return found
-
-
-def with_board(document: str, view: str, name: str | None) -> str:
-    """``document`` as kinds.js ``withBoard`` fills it in for a board of ``view``/``name``."""
-    if not view:
-        return document.replace(BOARD_PART, STATE_PART)
-    return document.replace(BOARD_PART, TYPED_PART.format(name=name)) + "\n" + view
+    """Every board module the server ships by name: its ``VIEW`` fragment and ``VIEW_NAME``."""
+    return documents_of_the_client.boards(own_boards())
 
 
 def filled() -> dict[str, str]:
     """Each document as the client sends it: one holding the board's part once per board
     (``NAME@board``)."""
-    out = {}
-    for name, text in documents().items():
-        if BOARD_PART not in text:
-            out[name] = text
-            continue
-        for board, (view, view_name) in boards().items():
-            out[f"{name}@{board}"] = with_board(text, view, view_name)
-    return out
+    return documents_of_the_client.filled(own_boards())
 
 
 def operations() -> dict[str, str]:
@@ -103,6 +54,12 @@ def operations() -> dict[str, str]:
         for name, text in filled().items()
         if any(isinstance(d, OperationDefinitionNode) for d in parse(text).definitions)
     }
+
+
+def test_the_documents_sent_are_the_operations() -> None:
+    """``documents.sent`` (what the trusted documents are made of) tells an operation from a
+    fragment by its first word: it agrees with graphql-core's parse of every document."""
+    assert documents_of_the_client.sent(own_boards()) == operations()
 
 
 SCHEMA = build_schema((ROOT / "schema.graphql").read_text())

@@ -10,14 +10,15 @@ path of its own for the JSON ``POST`` that nearly every request is (``PapyrusGra
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError, MissingQueryError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
@@ -39,7 +40,7 @@ from service.api.connections import (
     TransportWSHandler,
     refuse_websocket,
 )
-from service.api.graphql import console
+from service.api.graphql import console, trusted
 from service.api.graphql.context import Context
 from service.api.graphql.errors import public_error
 from service.api.graphql.schema import schema
@@ -72,6 +73,8 @@ class PapyrusGraphQL(GraphQL[Context, None]):
     # the per-connection limit answered with a RATE_LIMITED code (service.api.connections)
     graphql_transport_ws_handler_class = TransportWSHandler
     graphql_ws_handler_class = LegacyWSHandler
+    # the text of a trusted document by its id, for the websocket handlers (``documentId``)
+    trusted_document = staticmethod(trusted.document)
 
     def __init__(
         self,
@@ -189,16 +192,42 @@ class PapyrusGraphQL(GraphQL[Context, None]):
         refusals, the same schema call and answer), without what only the other requests
         need: strawberry's request adapter, content-type parsing by ``email.message``, its
         sub-response and its protocol checks of each result cost about a twentieth of the
-        server's CPU per ``act``."""
+        server's CPU per ``act``.
+
+        A trusted document named by its id (``documentId``, ``service.api.graphql.trusted``)
+        instead of its text runs as if its text had been sent as ``query``: on the plain path
+        directly; to strawberry's view (a GET's ``documentId`` parameter, a stream, a body the
+        plain path leaves to it) the request is handed with the text in place of the id."""
+        if request.method == "GET" and "documentId" in request.query_params:
+            params = dict(request.query_params)
+            named = trusted_query(params)
+            if isinstance(named, Response):
+                return named
+            params.pop("documentId")
+            query_string = urlencode({**params, "query": named}).encode()
+            return await self.run(Request({**request.scope, "query_string": query_string}))
         if request.method != "POST" or not is_json(request.headers.get("content-type")):
             return await self.run(request)
-        if stream_transport(self, request.headers) is not None:
-            return await self.run(request)
+        streamed = stream_transport(self, request.headers) is not None
         try:  # the body stays read for ``run``; a large one is read off the event loop
             data = await parse_large_json(await request.body())
         except NotJson as unreadable:
+            if streamed:  # strawberry's refusal, as before
+                return await self.run(request)
             raise HTTPException(422, unreadable.message) from None
-        if isinstance(data, list):  # a batch (refused by strawberry, with its message)
+        if isinstance(data, dict) and data.get("documentId") is not None:  # null: not sent
+            named = trusted_query(data)
+            if isinstance(named, Response):
+                return named
+            data = {key: value for key, value in data.items() if key != "documentId"}
+            data["query"] = named
+            body = dumps_bytes(data)
+
+            async def receive() -> Message:  # the body with the text, for ``run``
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            request = Request(request.scope, receive)
+        if streamed or isinstance(data, list):  # a batch: refused by strawberry, with its message
             return await self.run(request)
         if not isinstance(data, dict):  # strawberry would fail on it (a 500)
             raise HTTPException(422, "The request body must be a JSON object: one operation.")
@@ -257,6 +286,26 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             await super().__call__(scope, receive, send)
         finally:
             self.websockets.leave(address)
+
+
+def trusted_query(fields: Mapping[str, Any]) -> str | Response:
+    """The text of the trusted document a request names by its ``documentId`` (``fields``:
+    its body, or a GET's parameters), or the refusal: an id this server does not know is
+    ``UNKNOWN_DOCUMENT`` (the client sends the text instead); an id that is not text, or an id
+    and a ``query`` both, ``BAD_INPUT``."""
+    named = fields.get("documentId")
+    if not isinstance(named, str):
+        return graphql_error("documentId must be a string: a trusted document's id.")
+    if fields.get("query") is not None:
+        return graphql_error("Send one of query and documentId, not both.")
+    text = trusted.document(named)
+    if text is None:
+        return graphql_error(
+            f"This server does not know the document {named[:80]!r}: send the document's "
+            "text as query instead.",
+            code="UNKNOWN_DOCUMENT",
+        )
+    return text
 
 
 #: what a GraphQL ``POST`` may run (strawberry's ``OperationType.from_http("POST")``)

@@ -6,6 +6,14 @@
 //       variables may be a function: it is called again on every (re)subscription, so a caller
 //       can resume from the last version it saw after the socket dropped.
 //   token() / setToken(token, player)        the bearer token, kept in localStorage
+//
+// Every document of queries.js is one of the server's trusted documents (docs/API.md "Trusted
+// documents"): the server knows it by its id, "sha256:" and the hex SHA-256 of its exact text,
+// so the client sends that id (`documentId`, 71 bytes) instead of the text (up to a few
+// kilobytes for a game with its board's view), on every request. The hash needs crypto.subtle,
+// which the browser offers only in a secure context (https, localhost): elsewhere the text is
+// sent, as before. A server that does not know a document (an older or newer one) answers
+// UNKNOWN_DOCUMENT: that document is sent again as text, and as text from then on.
 
 import {ME} from "./queries.js";
 
@@ -59,13 +67,42 @@ export async function whoAmI() {
   }
 }
 
+const ids = new Map(); // text -> a promise of its id (null: none to send), computed once per text
+const asText = new Set(); // texts the server answered UNKNOWN_DOCUMENT for: sent as text
+
+// The id of `text` ("sha256:<hex>"), or null where it is to be sent as text.
+function documentId(text) {
+  if (asText.has(text) || !(window.crypto && window.crypto.subtle)) return Promise.resolve(null);
+  if (!ids.has(text)) {
+    const hashed = window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(
+      (hash) => `sha256:${hex(hash)}`,
+      () => null); // no hash, no id: the text goes
+    ids.set(text, hashed);
+  }
+  return ids.get(text);
+}
+
+const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+
 export async function gql(query, variables = {}) {
+  const named = await documentId(query);
+  if (!named) return post({query, variables});
+  try {
+    return await post({documentId: named, variables});
+  } catch (failure) {
+    if (failure.code !== "UNKNOWN_DOCUMENT") throw failure;
+    asText.add(query); // a server that does not trust it: the text, now and from now on
+    return post({query, variables});
+  }
+}
+
+async function post(operation) {
   const headers = {"Content-Type": "application/json", "Accept": "application/json"};
   const bearer = token();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   let response;
   try {
-    response = await fetch("/graphql", {method: "POST", headers, body: JSON.stringify({query, variables})});
+    response = await fetch("/graphql", {method: "POST", headers, body: JSON.stringify(operation)});
   } catch (failure) {
     throw new ApiError(`The server cannot be reached (${failure.message}).`, "NETWORK");
   }
@@ -123,8 +160,16 @@ class Socket {
 
   start(id) {
     const sub = this.active.get(id);
-    const variables = typeof sub.variables === "function" ? sub.variables() : sub.variables;
-    this.send({id, type: "subscribe", payload: {query: sub.query, variables}});
+    const ws = this.ws;
+    documentId(sub.query).then((named) => {
+      // the id is computed asynchronously: the subscription may have ended, or the socket been
+      // replaced (the new one starts every subscription again), in the meantime
+      if (this.active.get(id) !== sub || this.ws !== ws) return;
+      const variables = typeof sub.variables === "function" ? sub.variables() : sub.variables;
+      sub.byId = Boolean(named);
+      const payload = named ? {documentId: named, variables} : {query: sub.query, variables};
+      this.send({id, type: "subscribe", payload});
+    });
   }
 
   receive(ws, message) {
@@ -156,10 +201,18 @@ class Socket {
         break;
       case "error":
         if (!sub) break;
-        this.active.delete(data.id);
         {
           const first = (data.payload && data.payload[0]) || {message: "The subscription failed."};
-          sub.onError(new ApiError(first.message, first.extensions && first.extensions.code));
+          const code = first.extensions && first.extensions.code;
+          if (code === "UNKNOWN_DOCUMENT" && sub.byId) {
+            // a server that does not trust the document: subscribe again (the same operation
+            // id: the server did not start it), with the text now and from now on
+            asText.add(sub.query);
+            this.start(data.id);
+            break;
+          }
+          this.active.delete(data.id);
+          sub.onError(new ApiError(first.message, code));
         }
         break;
       case "complete":
