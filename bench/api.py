@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import multiprocessing
 import os
@@ -190,8 +191,62 @@ class Client:
         return await self.call(body(query, variables), headers)
 
 
+def payload(query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """A request's operation: by its id where the servers trust this bench's documents
+    (``--documents id``, the default, as the web client and the SDKs send theirs), else the
+    text."""
+    if query in trusted_here():
+        return {"documentId": document_id(query), "variables": variables}
+    return {"query": query, "variables": variables}
+
+
 def body(query: str, variables: dict[str, Any]) -> bytes:
-    return json.dumps({"query": query, "variables": variables}, separators=(",", ":")).encode()
+    return json.dumps(payload(query, variables), separators=(",", ":")).encode()
+
+
+def document_id(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: the environment variable that says how this run sends its documents (inherited by the
+#: load generators' processes)
+DOCUMENTS_VARIABLE = "PAPYRUS_BENCH_DOCUMENTS"
+
+
+def bench_documents() -> list[str]:
+    """Every document this bench sends (the push shape's too)."""
+    from bench.push import JOIN as PUSH_JOIN
+    from bench.push import SUBSCRIBE
+
+    return [READ, ACT, VIEW, VIEW_FULL, REGISTER, CREATE, JOIN, UNDO, SUBSCRIBE, PUSH_JOIN]
+
+
+_trusted: frozenset[str] | None = None
+
+
+def trusted_here() -> frozenset[str]:
+    global _trusted
+    if _trusted is None:
+        by_id = os.environ.get(DOCUMENTS_VARIABLE, "id") == "id"
+        _trusted = frozenset(bench_documents()) if by_id else frozenset()
+    return _trusted
+
+
+@contextmanager
+def documents_manifest(documents: str) -> Iterator[list[str]]:
+    """The servers' arguments for ``--documents``: ``id``, this bench's documents trusted
+    (``--trusted-documents``, a manifest written for the run) and sent by id; ``text``, sent
+    as text (graphql-core executes them, as any client's documents the server does not know)."""
+    os.environ[DOCUMENTS_VARIABLE] = documents
+    global _trusted
+    _trusted = None
+    if documents != "id":
+        yield []
+        return
+    with tempfile.TemporaryDirectory(prefix="papyrus-bench-documents-") as folder:
+        manifest = Path(folder) / "trusted.json"
+        manifest.write_text(json.dumps({document_id(d): d for d in bench_documents()}))
+        yield ["--trusted-documents", str(manifest)]
 
 
 def auth(token: str) -> dict[str, str]:
@@ -807,15 +862,21 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
     if separate and args.profile:  # the profiler's signals would stop that process
         raise SystemExit("--profile samples the servers only: add --projections-process off")
     with (
+        documents_manifest(args.documents) as trusting,
         database(store) as url,
-        servers(url, args.servers, extra, args.pin, args.profile, separate) as (
+        servers(url, args.servers, [*extra, *trusting], args.pin, args.profile, separate) as (
             urls,
             pids,
         ),
     ):
         if args.mode == "read":
             figures = asyncio.run(reading(urls[0], pids, args.short, args.long, args.reads))
-            figures.update(store=store, servers=args.servers, projections_process=separate)
+            figures.update(
+                store=store,
+                servers=args.servers,
+                projections_process=separate,
+                documents=args.documents,
+            )
             emit(line(store, args.servers, figures))
             return [figures]
         rate: float | None = None
@@ -839,7 +900,12 @@ def run(args: argparse.Namespace, store: str, emit: Callable[[str], None]) -> li
                 profiling=bool(args.profile),
                 shape=shape,
             )
-            figures.update(store=store, servers=args.servers, projections_process=separate)
+            figures.update(
+                store=store,
+                servers=args.servers,
+                projections_process=separate,
+                documents=args.documents,
+            )
             emit(line(store, args.servers, figures))
             results.append(figures)
     return results
@@ -895,6 +961,13 @@ def parser() -> argparse.ArgumentParser:
         help="the servers run --no-projections and a `papyrus projections run` process keeps "
         "the read models, its CPU counted with the servers' (off: each server keeps them, the "
         "default of papyrus serve and deploy/compose.yaml)",
+    )
+    p.add_argument(
+        "--documents",
+        choices=["id", "text"],
+        default="id",
+        help="send the bench's documents by id, trusted by the servers (--trusted-documents; "
+        "their queries and mutations run by compiled plans), or as text (graphql-core)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line per result")
     return p

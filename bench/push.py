@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 
-from bench.api import ACT, CREATE, Client, Figures, Table, body
+from bench.api import ACT, CREATE, Client, Figures, Table, body, payload
 
 SUBSCRIBE = (
     "subscription($g: ID!, $a: Int) { gameChanged(gameId: $g, afterVersion: $a) "
@@ -321,7 +321,7 @@ class PushDriver:
         variables = {"g": game_id, "a": table.start - 1}
         for seat in table.seats:
             seat.reset(self.next_id("g"))
-            message = {"query": SUBSCRIBE, "variables": variables}
+            message = payload(SUBSCRIBE, variables)
             await seat.send({"id": seat.sub, "type": "subscribe", "payload": message})
         await table.wait(lambda: table.everyone(table.start), f"first push at {table.start}")
         table.over = table.status != "ACTIVE"
@@ -349,16 +349,16 @@ class PushDriver:
             key = self.next_id("a")
             answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             seat.acts[key] = answer
-            message = {"query": ACT, "variables": variables}
+            message = payload(ACT, variables)
             await seat.send({"id": key, "type": "subscribe", "payload": message})
             self.acts += 1
             try:
-                payload = await asyncio.wait_for(answer, PUSH_TIMEOUT)
+                answered_with = await asyncio.wait_for(answer, PUSH_TIMEOUT)
             finally:
                 seat.acts.pop(key, None)
-            if payload.get("errors"):
-                raise PushError(f"act refused: {payload['errors']}")
-            game = payload["data"]["act"]["game"]
+            if answered_with.get("errors"):
+                raise PushError(f"act refused: {answered_with['errors']}")
+            game = answered_with["data"]["act"]["game"]
         else:
             headers = table.base.headers[table.seat]
             game = (await self.client.call(body(ACT, variables), headers))["act"]["game"]

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Scope
 from domain import registry
 from service.api.bodies import BodyLimit
 from service.api.forwarded import ForwardedClient, Proxies
-from service.api.graphql import console
+from service.api.graphql import console, operations, plans, trusted
 from service.api.graphql.http import Dispatch, PapyrusGraphQL, graphql_error
 from service.api.graphql.strawberry_private import normalize_allowed_origins
 from service.api.metrics import Metrics
@@ -95,6 +95,10 @@ def cross_origin(origins: tuple[str, ...]) -> Middleware:
 
 def create_app(settings: Settings | None = None) -> Dispatch:
     settings = settings or Settings()
+    # one switch for the process's compiled plans (graphql-core answers the same without them)
+    plans.ENABLED = operations.ENABLED = settings.compiled_plans
+    if settings.trusted_documents:
+        trusted.add(settings.trusted_documents)
     holder: dict[str, Runtime] = {}
     observed = Metrics()
 

@@ -11,10 +11,12 @@ from service.settings.reading import (
     at_least_seconds,
     between,
     boolean,
+    documents_manifest,
     integer,
     is_bool,
     seconds,
     setting,
+    text,
 )
 
 
@@ -83,6 +85,31 @@ class HttpSettings:
         parse=boolean,
         check=is_bool,
         shown="0",
+    )
+    #: compiled plans (service/api/graphql/plans.py and operations.py)
+    compiled_plans: bool = setting(
+        True,
+        env="PAPYRUS_COMPILED_PLANS",
+        flag="--compiled-plans",
+        help="execute the trusted documents' queries and mutations, and the events of every "
+        "subscription of plain data, by plans compiled once per document (--no-compiled-plans: "
+        "graphql-core executes everything; the answers are the same; the variable takes 1 or 0)",
+        parse=boolean,
+        check=is_bool,
+        shown="1",
+    )
+    #: more trusted documents than the web client's and the SDK's (docs/API.md)
+    trusted_documents: str = setting(
+        "",
+        env="PAPYRUS_TRUSTED_DOCUMENTS",
+        flag="--trusted-documents",
+        help="a JSON file of more trusted documents, texts by their ids (\"sha256:\" and the "
+        "hex SHA-256 of the text), as persisted-document tools write them: clients may send "
+        "them by id, and their queries and mutations run by compiled plans",
+        parse=text,
+        check=documents_manifest,
+        shown="none",
+        metavar="PATH",
     )
     #: keepalive and flow control of each websocket (service/api/sockets.py)
     websocket_ping_interval: float = setting(

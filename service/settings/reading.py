@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import ipaddress
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NoReturn
 
 from service.store.database import check_url
@@ -126,6 +129,27 @@ def one_of(choices: Sequence[str]) -> Callable[[str], None]:
 def database_url(value: str) -> None:
     nonempty(value)
     check_url(value)
+
+
+def documents_manifest(value: str) -> None:
+    """A manifest of trusted documents (``--trusted-documents``): a JSON object of texts by
+    their ids, each id ``"sha256:"`` and the hex SHA-256 of its UTF-8 text ("" : none)."""
+    if not value:
+        return
+    try:
+        loaded = json.loads(Path(value).read_text(encoding="utf-8"))
+    except OSError as unreadable:
+        raise ValueError(f"{value}: cannot be read ({unreadable.strerror})") from None
+    except ValueError:
+        raise ValueError(f"{value}: is not JSON") from None
+    if not isinstance(loaded, dict) or not all(isinstance(t, str) for t in loaded.values()):
+        raise ValueError(f"{value}: must be a JSON object of document texts by their ids")
+    for key, document in loaded.items():
+        if key != "sha256:" + hashlib.sha256(document.encode("utf-8")).hexdigest():
+            raise ValueError(
+                f"{value}: {key[:24]} is not its document's id (sha256: and the hex SHA-256 "
+                "of the document's UTF-8 text)"
+            )
 
 
 # -- the declarations ------------------------------------------------------------------------

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import strawberry
-from graphql import DocumentNode, GraphQLError, parse
+from graphql import DocumentNode, GraphQLError, GraphQLSchema, parse
 from strawberry.exceptions import MissingQueryError
 from strawberry.extensions import SchemaExtension
 from strawberry.types import ExecutionContext, ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from service.api.graphql import operations, trusted
 from service.api.graphql.context import Context
 from service.api.graphql.errors import is_unexpected, publish, publish_operation
 from service.api.graphql.limits import limited
@@ -72,7 +73,8 @@ class Gate(SchemaExtension):
     * parsing: at most ``MAX_TOKENS`` tokens, each document parsed once (``parsed``);
     * validation: the schema's rules and the depth limit, each document validated once;
     * execution: the cost, alias and time limits (``limits.limited``), then the rate limits of
-      mutations and a websocket's token checked again (``mutations.limit_mutations``);
+      mutations and a websocket's token checked again (``mutations.limit_mutations``); a
+      trusted document's query or mutation by its compiled plan (``operations``);
     * the answer: every error leaves with its code (``errors.publish``), and the request's
       record notes what was asked (``observed.observe``), for its log line and metrics.
     """
@@ -149,6 +151,12 @@ class Gate(SchemaExtension):
 
 
 class PapyrusSchema(strawberry.Schema):
+    def _get_execute_function(self) -> Callable[..., Any]:
+        """strawberry's one source of graphql-core's ``execute``, for every query and mutation
+        over HTTP (``execute``) and over a websocket (strawberry's ``stream``): a trusted
+        document's runs by its compiled plan (``planned_execute``)."""
+        return partial(planned_execute, super()._get_execute_function())
+
     def process_errors(self, errors: list[Any], execution_context: Any = None) -> None:
         """Log bugs only: a refused command or a bad query is the client's business."""
         unexpected = [e for e in errors if is_unexpected(e)]
@@ -236,6 +244,43 @@ async def settled(context: ExecutionContext) -> None:
     """The request's caller resolved before the resolvers run (``Context.settle_caller``)."""
     if isinstance(context.context, Context):
         await context.context.settle_caller()
+
+
+def planned_execute(
+    plain: Callable[..., Any],
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    root_value: Any = None,
+    context_value: Any = None,
+    variable_values: dict[str, Any] | None = None,
+    operation_name: str | None = None,
+    middleware: Any = None,
+    **options: Any,
+) -> Any:
+    """graphql-core's ``execute`` as strawberry calls it (``plain``), except for a trusted
+    document's query or mutation: its compiled plan (``operations``) runs it. The document's
+    text is its source's (``parsed`` keeps it); a document with resolver middleware, or one a
+    plan does not do, is graphql-core's."""
+    source = document.loc.source.body if document.loc is not None else None
+    compiled = None
+    if (
+        source is not None
+        and not getattr(middleware, "middlewares", None)
+        and trusted.is_trusted(source)
+    ):
+        compiled = operations.plan_for(schema, document, source, operation_name)
+    if compiled is None:
+        return plain(
+            schema,
+            document,
+            root_value=root_value,
+            context_value=context_value,
+            variable_values=variable_values,
+            operation_name=operation_name,
+            middleware=middleware,
+            **options,
+        )
+    return compiled.execute(context_value, root_value, variable_values)
 
 
 def coerced(error: Exception) -> GraphQLError:

@@ -21,6 +21,9 @@ service.api.graphql.trusted`` writes it from its sources, ``--check`` fails if i
 * the Python SDK: ``DOCUMENTS`` of ``clients/python/papyrus_client.py`` (loaded by its path: it
   is a standalone file, not a package of the server).
 
+An operator may trust more (``--trusted-documents FILE``: another manifest of the same form, as
+persisted-document tools write them for third-party clients): ``add``.
+
 Only the generator reads the sources; the server reads the manifest alone. The web client's
 reader belongs to the web package, which this layer does not import (tests/test_layers.py): the
 generator imports it by name when it runs, as it loads the SDK's file.
@@ -65,14 +68,32 @@ def texts() -> frozenset[str]:
     return frozenset(manifest().values())
 
 
+#: the operator's own trusted documents (``--trusted-documents``), by id
+added: dict[str, str] = {}
+_added_texts: frozenset[str] = frozenset()
+
+
+def add(path: str) -> int:
+    """Trust the documents of the manifest at ``path`` too (``--trusted-documents``; its ids
+    checked by the settings); how many there are."""
+    global _added_texts
+    loaded = json.loads(Path(path).read_text(encoding="utf-8"))
+    for key, text in loaded.items():
+        if key != document_id(text):  # pragma: no cover - the setting's check refuses it first
+            raise ValueError(f"{path}: {key} is not the id of its document")
+        added[key] = text
+    _added_texts = frozenset(added.values())
+    return len(loaded)
+
+
 def document(document_id: str) -> str | None:
     """The trusted text of ``document_id``; ``None`` for an id this server does not know."""
-    return manifest().get(document_id)
+    return manifest().get(document_id) or added.get(document_id)
 
 
 def is_trusted(text: str) -> bool:
     """Whether ``text`` is, exactly, one of the trusted documents."""
-    return text in texts()
+    return text in texts() or text in _added_texts
 
 
 # -- the generator ----------------------------------------------------------------------------
