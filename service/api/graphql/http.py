@@ -94,6 +94,7 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             max_subscriptions_per_connection=max_subscriptions_per_connection,
         )
         self.runtime_of = runtime_of
+        self.encoded = Encoded()
         self.max_body = max_body_bytes
         self.websockets = Admission(max_websockets_per_client)
 
@@ -129,7 +130,15 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             raise HTTPException(422, refused.message) from None
 
     def encode_json(self, data: object) -> str:
-        """Answers (HTTP and websocket, where strawberry sends a ``str`` as a text frame)."""
+        """Answers (HTTP and websocket, where strawberry sends a ``str`` as a text frame).
+
+        A ``next`` message whose data is one shared object (``streaming``: a step handed to
+        many spectators is completed once) is written once: each subscriber's message is that
+        text inside its own id (``Encoded``)."""
+        if isinstance(data, dict) and data.get("type") == "next":
+            payload = data.get("payload")
+            if isinstance(payload, dict) and len(payload) == 1 and "data" in payload:
+                return self.encoded.next_message(data["id"], payload["data"])
         return dumps(data)
 
     def decode_json(self, data: str | bytes) -> object:
@@ -306,6 +315,29 @@ def trusted_query(fields: Mapping[str, Any]) -> str | Response:
             code="UNKNOWN_DOCUMENT",
         )
     return text
+
+
+class Encoded:
+    """The JSON text of the last few pushed ``data`` objects, by identity: one object handed
+    to many subscribers (every spectator of a step) is written once, not once each. Each entry
+    holds its object, so its id stays its own while it is kept."""
+
+    #: data objects remembered (a step's pushes go out together, one after the other)
+    KEPT = 64
+
+    def __init__(self) -> None:
+        self.texts: dict[int, tuple[object, str]] = {}
+
+    def next_message(self, operation: object, data: object) -> str:
+        known = self.texts.get(id(data))
+        if known is not None and known[0] is data:
+            text = known[1]
+        else:
+            text = dumps(data)
+            if len(self.texts) >= self.KEPT:
+                del self.texts[next(iter(self.texts))]  # the oldest
+            self.texts[id(data)] = (data, text)
+        return f'{{"id":{dumps(operation)},"type":"next","payload":{{"data":{text}}}}}'
 
 
 #: what a GraphQL ``POST`` may run (strawberry's ``OperationType.from_http("POST")``)

@@ -29,10 +29,11 @@ Two exceptions keep the push path cheap (issue #22). A selection of plain data (
 a basic strawberry field, as every subscription of this schema is) has a plan compiled once per
 document (``plans``): each event is completed by it on the loop, without graphql-core or a hop
 to a worker (on the costly pool during a costly catch-up, so that the loop is not held by it).
-And where graphql-core executes, an event object handed to several subscribers (a step shared
-by ``steps.fold``: every socket of one caller, every spectator) is executed once per document
-and variables: the hub's memo keeps the result, which the others are handed (the
-resolvers under it read only that object).
+And an event object handed to several subscribers (a step shared by ``steps.fold``: every
+socket of one caller, every spectator) is completed once per document and variables, by its
+plan or by graphql-core: the hub's memo keeps the result, which the others are handed (the
+resolvers under it read only that object); its ``data`` is then one object, which
+``http.PapyrusGraphQL.encode_json`` writes as JSON once for them all.
 
 This module owns the graphql-core internals it relies on (``build_per_event_executor``,
 ``execute_operation``, ``async_helpers`` and ``_relevant_sub_fields``, graphql-core 3.3;
@@ -86,10 +87,18 @@ class EventExecution(StrawberryGraphQLCoreExecutionContext):
         if compiled is not None and isinstance(costly, Executor):  # off the loop, an event
             return self._planned_on(costly, compiled, serially)  # a trip (a costly catch-up)
         if compiled is not None:  # plain data: no resolver to run, no hop to a worker
+            shared, key = self._shared()
+            known = shared.get(key) if shared is not None else None
+            if known is not None and known[0] is self.root_value:
+                return known[1]  # every spectator of one step: completed once, one answer
             try:
-                return ExecutionResult(compiled(self.root_value))
+                result = ExecutionResult(compiled(self.root_value))
             except Fallback:
                 pass  # graphql-core completes this event (and reports its error)
+            else:
+                if shared is not None:
+                    shared.put(key, (self.root_value, result))
+                return result
         pool = costly or getattr(self.context_value, "executor", None)
         if not isinstance(pool, Executor):  # a context without a pool (tests): inline
             return super().execute_operation(serially)

@@ -131,8 +131,11 @@ def test_spectators_woken_together_share_one_trip_to_a_worker(
 ) -> None:
     """Twenty spectators of one game: after each move, the first woken makes the one trip to
     a worker that reads and computes the news, and the others are answered from memory on the
-    loop (``gamestream.woken_news``); every one is pushed the same, every entry once."""
+    loop (``gamestream.woken_news``); every one is pushed the same, every entry once, and
+    each entry's data is completed and written as JSON once for them all, not once each
+    (``streaming``'s shared memo, ``http.Encoded``)."""
     from service.api.graphql import gamestream
+    from service.api.graphql import http as graphql_http
 
     with Server(sqlite_url) as server:
         players = [register(server.url, "Ann"), register(server.url, "Bob")]
@@ -144,6 +147,18 @@ def test_spectators_woken_together_share_one_trip_to_a_worker(
         def news(*args: Any, **kwargs: Any) -> Any:
             trips.append(1)
             return real_news(*args, **kwargs)
+
+        written: list[int] = []
+        real_dumps = graphql_http.dumps
+
+        def dumps(value: Any) -> str:
+            if isinstance(value, dict) and value.get("type") == "next":  # a whole message
+                value_data = (value.get("payload") or {}).get("data") or {}
+                if "gameChanged" in value_data:
+                    written.append(value_data["gameChanged"]["version"])
+            elif isinstance(value, dict) and "gameChanged" in value:  # the data alone
+                written.append(value["gameChanged"]["version"])
+            return real_dumps(value)
 
         async def watch() -> tuple[list[list[Any]], int]:
             ended: list[int] = []
@@ -158,6 +173,7 @@ def test_spectators_woken_together_share_one_trip_to_a_worker(
             ]  # fmt: skip
             await asyncio.sleep(1.5)  # every spectator subscribed and pushed the game as it is
             monkeypatch.setattr(gamestream, "news", news)
+            monkeypatch.setattr(graphql_http, "dumps", dumps)
             ended.append(await asyncio.to_thread(play, players, game_id, 3))
             return list(await asyncio.wait_for(asyncio.gather(*spectators), 60)), ended[0]
 
@@ -169,3 +185,6 @@ def test_spectators_woken_together_share_one_trip_to_a_worker(
     # per wake-up of the whole group, not one per spectator (60 and more)
     print(f"{len(trips)} trips for 20 spectators over 3 moves")
     assert 1 <= len(trips) <= 12, len(trips)
+    # each entry pushed after the moves began written once per group woken (20 pushes each)
+    live = [v for v in versions if v in written]
+    assert live and len(written) <= 2 * len(set(written)), sorted(written)
