@@ -13,6 +13,35 @@ export type JSONValue =
 /** An ISO 8601 date and time, as the GraphQL scalar ``DateTime`` is sent. */
 export type DateTime = string;
 
+/**
+ * Exactly one member of `T` set, and set to a value (a GraphQL `@oneOf` input): every other
+ * member must be absent, so `{}` or two members do not compile.
+ */
+export type OneOf<T> = {
+  [K in keyof T]-?: { [P in K]-?: NonNullable<T[P]> } & { [P in Exclude<keyof T, K>]?: never };
+}[keyof T];
+
+/**
+ * A stable error code (docs/API.md "Errors"): GraphQL `extensions.code`, REST `code`.
+ */
+export type ErrorCode =
+  | "BAD_INPUT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "NOT_YOUR_TURN"
+  | "ILLEGAL_ACTION"
+  | "CONFLICT"
+  | "GAME_NOT_ACTIVE"
+  | "TABLE_FULL"
+  | "RATE_LIMITED"
+  | "UNKNOWN_DOCUMENT"
+  | "UNAVAILABLE"
+  | "INTERNAL";
+
+/** Every value of `ErrorCode`. */
+export const ErrorCodeValues: readonly ErrorCode[] = ["BAD_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "NOT_YOUR_TURN", "ILLEGAL_ACTION", "CONFLICT", "GAME_NOT_ACTIVE", "TABLE_FULL", "RATE_LIMITED", "UNKNOWN_DOCUMENT", "UNAVAILABLE", "INTERNAL"];
+
 /** What `act` did. */
 export interface ActResult {
   __typename?: "ActResult";
@@ -23,7 +52,10 @@ export interface ActResult {
 }
 
 /** One action, typed: exactly one member, named after the game kind and the action (`imhotepPlaceStone`, `amunReBid`), with the action's parameters as fields. `act` plays it exactly as the same action sent as JSON in `action` (`actionCatalog` lists the same actions, with their JSON Schemas). */
-export interface ActionInput {
+export type ActionInput = OneOf<ActionInputMembers>;
+
+/** The members of `ActionInput`: exactly one of them is sent. */
+export interface ActionInputMembers {
   /** Imhotep: Take stones from the quarry (§6.1), the action `get_stones`. It has no parameters: send `true`. */
   imhotepGetStones?: boolean | null;
   /** Imhotep: Place a stone on a ship (§6.2), the action `place_stone`. */
@@ -1634,6 +1666,8 @@ export interface Move {
   label: string;
   /** The action's `type` (its `actionCatalog` name). */
   type: string;
+  /** The same action typed: exactly the value `act(typedAction:)` takes, one member of `ActionInput` (`{"imhotepPlaceStone": {"ship": 2, "slot": 3}}`, enum values by their GraphQL names); sent back as `typedAction` it plays the same action as `action`. */
+  typedAction: ActionInput;
 }
 
 /** The write operations: players, tables, play, undo, import, forks. */
