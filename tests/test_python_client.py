@@ -1,8 +1,10 @@
-"""The Python client (clients/python/papyrus_client.py) and its example bot
+"""The Python SDK (clients/python/papyrus_client.py) and its example bot
 (clients/python/example_bot.py), against a real HTTP server: the bot plays whole games of each
-kind over the public API only (GraphQL over HTTP, the gameEvents subscription over websockets),
-choosing among legalActions, acting with expectedVersion and an idempotency key, and reading the
-game again on CONFLICT, until the game is FINISHED."""
+kind over the public API only (GraphQL over HTTP, the gameChanged subscription over one
+websocket), reading the game once and then acting on the pushes alone, choosing among
+legalActions, sending them typed with expectedVersion and an idempotency key, and letting a
+CONFLICT go (the change that moved the game on is the next push), until the game is FINISHED.
+More of the SDK (asyncio, resuming, errors, pip): tests/test_python_sdk.py."""
 
 from __future__ import annotations
 
@@ -99,9 +101,9 @@ def my_turn(client: PapyrusClient, game_id: str) -> Game:
     return game
 
 
-def test_act_refuses_a_stale_version_and_the_bot_reads_again(sqlite_server: Any) -> None:
+def test_act_refuses_a_stale_version_and_the_bot_lets_it_go(sqlite_server: Any) -> None:
     """expectedVersion: a stale version is CONFLICT (the game is unchanged); the bot's step
-    answers False on it instead of failing, and its loop then reads the game again. A retried
+    answers None on it instead of failing (its loop then waits for the next push). A retried
     idempotency key gives the first result and acts once."""
     dave = client_for(sqlite_server, "dave")
     game = dave.create_game("IMHOTEP", 2, seed="client-conflict")
@@ -123,7 +125,7 @@ def test_act_refuses_a_stale_version_and_the_bot_reads_again(sqlite_server: Any)
         dave.act(game.id, game.legal_actions[0], expected_version=game.version)
     assert refused.value.code == "CONFLICT"
     assert dave.game(game.id).version == after.version
-    assert ExampleBot(dave, seed=4).step(game) is False
+    assert ExampleBot(dave, seed=4).step(game, game.kind, game.id) is None
 
 
 def test_a_server_error_carries_its_code(sqlite_server: Any) -> None:

@@ -380,7 +380,8 @@ class Recorded:
 
 def test_the_sdk_sends_its_documents_by_id(served: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body the SDK posts names its document by id, never by text, and the server runs
-    them (a game created, joined, read, acted in); its subscription names its document by id."""
+    them (a game created, joined, read, acted in as JSON and typed); its subscriptions
+    (``gameEvents``, ``gameChanged``, on one websocket) name their documents by id."""
     named: list[str] = []
 
     def recording(document_id: str) -> str | None:
@@ -401,12 +402,23 @@ def test_the_sdk_sends_its_documents_by_id(served: Server, monkeypatch: pytest.M
         assert result.game.version > game.version
         assert alice.events(game.id)
         alice.wait_for_change(game.id, 0, timeout=30)
+        with alice.changes(game.id, 0, timeout=30) as pushes:
+            assert next(pushes).version == 1
+        actor = (alice, bob)[actor is alice]  # the other seat: its turn now
+        game = actor.game(game.id)
+        typed = actor.typed_action(game.kind, game.legal_actions[0])
+        assert actor.act(game.id, typed=typed, expected_version=game.version).events
         bodies = [body for record in recorded for body in record.bodies]
-        assert len(bodies) >= 8
+        assert len(bodies) >= 11
         ids = {SDK.document_id(text) for text in SDK.DOCUMENTS.values()}
         for body in bodies:
             assert "query" not in body and body["documentId"] in ids, body
-        assert named == [SDK.document_id(SDK.GAME_EVENTS)]  # the subscription's
+        assert {SDK.document_id(SDK.ACT_TYPED), SDK.document_id(SDK.ACTION_CATALOG)} <= {
+            body["documentId"] for body in bodies
+        }
+        # the subscriptions', both on alice's one websocket
+        assert named == [SDK.document_id(SDK.GAME_EVENTS), SDK.document_id(SDK.GAME_CHANGED)]
+        assert alice.connections == 1
         assert not alice.untrusted and not bob.untrusted
 
 
@@ -415,7 +427,7 @@ def test_the_sdk_sends_the_text_to_a_server_that_does_not_know_the_id(
 ) -> None:
     """A server without trusted documents (an older one): the first request of each document
     is refused UNKNOWN_DOCUMENT and sent again as text, later ones as text at once; the
-    subscription likewise."""
+    subscriptions likewise."""
     monkeypatch.setattr(trusted, "document", lambda document_id: None)
     monkeypatch.setattr(PapyrusGraphQL, "trusted_document", staticmethod(lambda _: None))
     with SDK.PapyrusClient(served.url) as client:
@@ -441,3 +453,6 @@ def test_the_sdk_sends_the_text_to_a_server_that_does_not_know_the_id(
             other.join(game.id)
         client.wait_for_change(game.id, 0, timeout=30)
         assert SDK.GAME_EVENTS in client.untrusted
+        with client.changes(game.id, 0, timeout=30) as pushes:
+            assert next(pushes).version == 1
+        assert SDK.GAME_CHANGED in client.untrusted
