@@ -251,6 +251,14 @@ function withFragments<D extends string>(text: D): D {
   return full as D;
 }
 
+/** Every document this SDK sends, as it sends it (its fragments appended): the texts a
+ * server trusts by their ids (the server's trusted-documents manifest is made from these). */
+export function sentDocuments(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(DOCUMENTS).map(([name, text]) => [name, withFragments(text as string)]),
+  );
+}
+
 /** What `act` sends: a JSON action (one of legalActions) or a typed one (ActionInput). */
 export type ActionChoice = { action: JSONValue } | { typedAction: ActionInput };
 

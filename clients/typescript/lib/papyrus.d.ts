@@ -204,6 +204,9 @@ export type EventHead = Pick<GameEvent, "version" | "seat" | "type" | "data" | "
 export type Change = Pick<GameChange, "version" | "status" | "activeSeats" | "state" | "legalActions"> & {
     event: EventHead;
 };
+/** Every document this SDK sends, as it sends it (its fragments appended): the texts a
+ * server trusts by their ids (the server's trusted-documents manifest is made from these). */
+export declare function sentDocuments(): Record<string, string>;
 /** What `act` sends: a JSON action (one of legalActions) or a typed one (ActionInput). */
 export type ActionChoice = {
     action: JSONValue;

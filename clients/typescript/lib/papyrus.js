@@ -84,6 +84,11 @@ function withFragments(text) {
     }
     return full;
 }
+/** Every document this SDK sends, as it sends it (its fragments appended): the texts a
+ * server trusts by their ids (the server's trusted-documents manifest is made from these). */
+export function sentDocuments() {
+    return Object.fromEntries(Object.entries(DOCUMENTS).map(([name, text]) => [name, withFragments(text)]));
+}
 /** A client of one Papyrus server, for one player (or a spectator without a token). */
 export class PapyrusClient {
     base;

@@ -19,7 +19,9 @@ service.api.graphql.trusted`` writes it from its sources, ``--check`` fails if i
   (``service.api.web.documents.sent``), a document holding the board's part once per board
   module the server ships;
 * the Python SDK: ``DOCUMENTS`` of ``clients/python/papyrus_client.py`` (loaded by its path: it
-  is a standalone file, not a package of the server).
+  is a standalone file, not a package of the server);
+* the TypeScript/JavaScript SDK: its documents as sent (``sentDocuments()``) of its compiled module
+  ``clients/typescript/lib/papyrus.js`` (read by Node.js).
 
 An operator may trust more (``--trusted-documents FILE``: another manifest of the same form, as
 persisted-document tools write them for third-party clients): ``add``.
@@ -36,6 +38,7 @@ import hashlib
 import importlib
 import importlib.util
 import json
+import subprocess
 import sys
 from functools import cache
 from pathlib import Path
@@ -46,6 +49,8 @@ from domain import registry
 MANIFEST = Path(__file__).with_name("trusted_documents.json")
 #: the Python SDK, whose ``DOCUMENTS`` are trusted
 SDK = Path(__file__).resolve().parents[3] / "clients" / "python" / "papyrus_client.py"
+#: the TypeScript/JavaScript SDK's compiled module, whose ``DOCUMENTS`` are trusted
+TYPESCRIPT_SDK = SDK.parents[1] / "typescript" / "lib" / "papyrus.js"
 #: the command that writes the manifest (named in the drift messages)
 COMMAND = "python -m service.api.graphql.trusted"
 
@@ -121,10 +126,32 @@ def sdk_documents() -> dict[str, str]:
     return dict(module.DOCUMENTS)
 
 
+def typescript_documents() -> dict[str, str]:
+    """The TypeScript/JavaScript SDK's documents as it sends them (``sentDocuments()`` of its
+    compiled module, read by Node.js: the module imports nothing, so it runs as it is)."""
+    script = (
+        f"import({json.dumps(TYPESCRIPT_SDK.as_uri())})"
+        ".then((m) => process.stdout.write(JSON.stringify(m.sentDocuments())))"
+    )
+    try:
+        done = subprocess.run(
+            ["node", "--input-type=module", "-e", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+    except FileNotFoundError:
+        raise SystemExit("Node.js reads the TypeScript SDK's documents: none found") from None
+    return {str(k): str(v) for k, v in json.loads(done.stdout).items()}
+
+
 def sources() -> dict[str, str]:
-    """Every trusted document's text by where it comes from (``web:NAME``, ``sdk:NAME``)."""
+    """Every trusted document's text by where it comes from (``web:NAME``, ``sdk:NAME``,
+    ``ts:NAME``)."""
     found = {f"web:{name}": text for name, text in web_documents().items()}
     found.update({f"sdk:{name}": text for name, text in sdk_documents().items()})
+    found.update({f"ts:{name}": text for name, text in typescript_documents().items()})
     return found
 
 

@@ -111,7 +111,11 @@ def variables_for(
             actions = caller.gql(MOVERS, {"g": table.game_id})["game"]["legalActions"]
             chosen[name] = rng.choice([*actions[:3], {"type": "no_such_action"}])
         elif kind.startswith("GameKind"):
-            chosen[name] = rng.choice(["IMHOTEP", "AMUN_RE"])
+            chosen[name] = rng.choice(["IMHOTEP", "AMUN_RE", None][: 3 if kind[-1] != "!" else 2])
+        elif kind.startswith("GameStatus"):
+            chosen[name] = rng.choice(["OPEN", "ACTIVE", "FINISHED", None])
+        elif kind.startswith("ActionInput"):
+            chosen[name] = None  # the typed action of a JSON one: see tests/service/test_typed_moves.py
         elif kind.startswith("Boolean"):
             chosen[name] = rng.choice([True, False])
         elif kind.startswith("CreateGameInput"):
