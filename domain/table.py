@@ -12,7 +12,10 @@ reveal of hidden information, ``Rules.is_irreversible``).
 
 The first entry holds the secret seed and its secret salt (``domain.randomness``: both handed in
 by the service, revealed once the game is over) and whether the creator chose the seed: such a
-table is unranked, like a fork or an imported copy (``unranked_reason``).
+table is unranked, like a fork or an imported copy (``unranked_reason``): it counts in no
+rating, profile or statistic. A game is rated only if, besides, two or more persons play it,
+each holding one seat (``why_unrated``: the one rule that ``Game.ranked`` states and the
+ratings apply).
 """
 
 from __future__ import annotations
@@ -60,6 +63,12 @@ BOTS_ONLY_REASON = "only bots left"
 UNRANKED_IMPORTED = "an imported copy"
 UNRANKED_FORK = "a fork"
 UNRANKED_CHOSEN_SEED = "the creator chose the seed"
+#: why a table that counts in profiles and statistics is still not rated (``why_unrated``)
+UNRANKED_FEW_HUMANS = "fewer than two human players"
+UNRANKED_SEATS_SHARED = "a player holds several seats"
+
+#: a seat as the rating rule sees it: ``None`` while free, else (player id, held by a bot)
+SeatHolder = tuple[str | None, bool] | None
 
 
 def why_unranked(*, imported: bool, forked: bool, seed_chosen: bool) -> str | None:
@@ -71,6 +80,25 @@ def why_unranked(*, imported: bool, forked: bool, seed_chosen: bool) -> str | No
         return UNRANKED_FORK
     if seed_chosen:
         return UNRANKED_CHOSEN_SEED
+    return None
+
+
+def why_unrated(table_reason: str | None, seats: list[SeatHolder]) -> str | None:
+    """The one rating rule (``Game.ranked``, ``Game.unrankedReason`` and the ratings
+    projection, ``projections.ratings.rated_seats``, all ask it): ``None`` for a table whose
+    game will be rated when it finishes, else why it will not be. ``table_reason``: the
+    table's own (``why_unranked``: a copy, a fork, a chosen seed), first; then its seats: the
+    players rated are the persons holding a seat (bots are not rated), so a game needs two
+    of them, each holding one seat. A free seat may still be taken by a person: an open table
+    counts it as one, and says ``UNRANKED_FEW_HUMANS`` as soon as bots have taken the seats
+    two persons would need."""
+    if table_reason is not None:
+        return table_reason
+    persons = [seat[0] for seat in seats if seat is not None and seat[0] and not seat[1]]
+    if len(set(persons)) != len(persons):
+        return UNRANKED_SEATS_SHARED
+    if len(persons) + sum(1 for seat in seats if seat is None) < 2:
+        return UNRANKED_FEW_HUMANS
     return None
 
 
@@ -137,6 +165,14 @@ class Table:
         """Why this table counts in no rating, profile or statistic (``None``: it counts)."""
         return why_unranked(
             imported=imported, forked=self.forked_from is not None, seed_chosen=self.seed_chosen
+        )
+
+    def unrated_reason(self, *, imported: bool = False) -> str | None:
+        """Why this table's game will not be rated (``why_unrated``; ``None``: it will be):
+        what ``Game.ranked`` and ``Game.unrankedReason`` say."""
+        return why_unrated(
+            self.unranked_reason(imported=imported),
+            [None if h is None else (h.player_id, h.bot is not None) for h in self.holders],
         )
 
     def seats_of(self, player_id: str) -> list[int]:

@@ -2,7 +2,8 @@
 
 ``summarize`` is the pure event-to-row mapping. It sees a table entry and the *public* facts
 after it (status, who must act, the public score track, whether the game is an imported copy),
-never a game's secrets. A row says whether its game is ranked (``domain.table.why_unranked``).
+never a game's secrets. A row says whether its game is ranked (``domain.table.why_unranked``;
+``read`` adds the seats, as the ratings do: ``domain.table.why_unrated``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain import table as tables
+from projections import ratings
 
 Row = dict[str, Any]
 
@@ -71,11 +73,14 @@ def summarize(row: Row | None, game_id: str, entry: Any, public: dict[str, Any])
 
 
 def read(row: Row) -> Row:
-    """A stored row as the queries answer it: rows written before summaries said whether their
-    game is ranked say it of forks (an imported copy of that time is not known as one until
+    """A stored row as the queries answer it, its ``unranked_reason`` the rating rule's
+    (``projections.ratings.unrated_reason``: the table's own reason, then its seats), as
+    ``Game.unrankedReason`` says it. Rows written before summaries said whether their game is
+    ranked say it of forks (an imported copy of that time is not known as one until
     ``papyrus projections rebuild``)."""
     if "unranked_reason" not in row:
         row["unranked_reason"] = tables.UNRANKED_FORK if row.get("forked_from") else None
+    row["unranked_reason"] = ratings.unrated_reason(row)
     return row
 
 

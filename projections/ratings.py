@@ -5,13 +5,17 @@ of a pair scores 1, a tie 0.5 each. Each player's rating moves by
 ``K / (n - 1) * sum over opponents (score - expected)`` with
 ``expected = 1 / (1 + 10 ** ((opponent - player) / 400))``, so a 2-player game is plain Elo
 and a rating change does not grow with the number of opponents. Everybody starts at 1500.
-Bots, unranked tables (forks, imported copies, tables whose creator chose the seed) and games
-where one player holds several seats are not rated.
+Bots, unranked tables (forks, imported copies, tables whose creator chose the seed), games
+with fewer than two human players and games where one player holds several seats are not
+rated: the rule is ``domain.table.why_unrated``, which ``Game.ranked`` and
+``Game.unrankedReason`` state, so that they say what this projection does.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from domain import table as tables
 
 Row = dict[str, Any]
 START = 1500.0
@@ -41,18 +45,33 @@ def elo(ratings: list[float], ranks: list[int], k: float = K) -> list[float]:
 
 def rated_seats(summary: Row) -> list[tuple[int, str, str]]:
     """(seat, player id, name) of the seats that count for ratings; empty if the game doesn't."""
-    if (
-        summary.get("unranked_reason")
-        or summary.get("forked_from")
-        or summary.get("imported")
-        or not summary.get("ranks")
-    ):
+    if not summary.get("ranks") or unrated_reason(summary) is not None:
         return []
-    humans = [p for p in summary["players"] if p["player_id"] and not p["bot"]]
-    ids = [p["player_id"] for p in humans]
-    if len(set(ids)) != len(ids) or len(humans) < 2:
-        return []
-    return [(p["seat"], p["player_id"], p["name"]) for p in humans]
+    return [
+        (p["seat"], p["player_id"], p["name"])
+        for p in summary["players"]
+        if p["player_id"] and not p["bot"]
+    ]
+
+
+def unrated_reason(summary: Row) -> str | None:
+    """Why a game's summary is not rated (``domain.table.why_unrated``, the rule ``ranked``
+    states too); ``None``: it is. A seat nobody took (``player_id`` and ``name`` null, no
+    bot) is free."""
+    table_reason = summary.get("unranked_reason")
+    if table_reason is None and summary.get("forked_from"):  # rows older than the reason
+        table_reason = tables.UNRANKED_FORK
+    if table_reason is None and summary.get("imported"):
+        table_reason = tables.UNRANKED_IMPORTED
+    return tables.why_unrated(
+        table_reason,
+        [
+            None
+            if p["player_id"] is None and p.get("name") is None and not p["bot"]
+            else (p["player_id"], bool(p["bot"]))
+            for p in summary["players"]
+        ],
+    )
 
 
 def rate_game(current: dict[str, Row | None], summary: Row) -> dict[str, Row]:

@@ -148,20 +148,24 @@ def test_an_action_off_its_schema_is_refused_by_the_rules(kind: str) -> None:
 
 
 def test_the_act_body_documents_the_action_as_one_of_the_per_action_schemas() -> None:
-    """The OpenAPI ``act`` body: ``action`` is a ``oneOf`` generated from the declaration, and
-    every legal action of either game matches exactly one branch."""
+    """The OpenAPI ``act`` body: ``action`` is a ``oneOf`` generated from the declaration, each
+    branch a named component titled with its name (``ImhotepPlaceStone``), and every legal
+    action of either game matches exactly one branch."""
     import service.api.rest as rest
+    from service.api.graphql.actioninput import pascal
 
     doc = rest.openapi_document()
-    branches = doc["components"]["schemas"]["Act"]["properties"]["action"]["oneOf"]
-    titles = [b["title"] for b in branches]
-    assert titles == [f"{c.kind}.{a.name}" for c in actions.catalogs() for a in c.actions]
-    checks = [jsonschema.Draft202012Validator(b) for b in branches]
+    schemas = doc["components"]["schemas"]
+    refs = [b["$ref"] for b in schemas["Act"]["properties"]["action"]["oneOf"]]
+    titles = [ref.removeprefix("#/components/schemas/") for ref in refs]
+    assert titles == [pascal(f"{c.kind}_{a.name}") for c in actions.catalogs() for a in c.actions]
+    assert [schemas[t]["title"] for t in titles] == titles
+    checks = [jsonschema.Draft202012Validator(schemas[t]) for t in titles]
     for kind in kinds():
         for listed in played(kind).values():
             for action in listed[:20]:
                 matched = [t for t, c in zip(titles, checks, strict=True) if c.is_valid(action)]
-                assert matched == [f"{kind}.{action['type']}"]
+                assert matched == [pascal(f"{kind}_{action['type']}")]
 
 
 def test_labels_name_the_concrete_action() -> None:

@@ -70,6 +70,21 @@ def meaning(schema: Any) -> Any:
     return schema
 
 
+def inlined(schema: Any, document: dict[str, Any]) -> Any:
+    """``schema`` with each ``#/components/schemas/`` reference replaced by what it names: an
+    inline schema moved to a named component (each action's, issue #23) means the same."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            named = document["components"]["schemas"][ref.rpartition("/")[2]]
+            beside = {k: v for k, v in schema.items() if k != "$ref"}
+            return inlined({**named, **beside}, document)
+        return {k: inlined(v, document) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [inlined(v, document) for v in schema]
+    return schema
+
+
 def openapi_surface(document: dict[str, Any]) -> dict[str, Any]:
     surface: dict[str, Any] = {}
     for path, item in document["paths"].items():
@@ -90,7 +105,7 @@ def openapi_surface(document: dict[str, Any]) -> dict[str, Any]:
             {k: v for k, v in schema.items() if k not in ("properties", "enum")}
         )
         for prop, declared in schema.get("properties", {}).items():
-            surface[f"schema {name}.{prop}"] = meaning(declared)
+            surface[f"schema {name}.{prop}"] = meaning(inlined(declared, document))
         for value in schema.get("enum", []):
             surface[f"schema {name} = {value}"] = True
     return surface

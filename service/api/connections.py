@@ -11,6 +11,9 @@
   a trusted document by its ``documentId`` instead of sending its text (docs/API.md "Trusted
   documents"): it runs as that text; an id the server does not know is answered with an
   error coded ``UNKNOWN_DOCUMENT``.
+* Every close says why, with a code of the table in docs/API.md ("Websocket close codes"):
+  ``ReasonedClose`` gives strawberry's closes reasons a client can act on (a refused
+  ``connection_init`` is 4403 with the error's code and message, in both protocols).
 * ``http_protocol(header_timeout)``: uvicorn's HTTP protocol with a deadline on the request
   headers (slowloris: uvicorn has a keep-alive timeout between requests, but none while the
   headers of a request trickle in, nor before the first byte). A connection whose headers are
@@ -130,7 +133,95 @@ def with_trusted_text(message: Any, document: Callable[[str], str | None]) -> An
     return {**message, "payload": {**trusted, "query": text}}
 
 
-class TransportWSHandler(QuietDisconnects, BaseGraphQLTransportWSHandler[Any, Any]):
+# -- close codes and reasons ------------------------------------------------------------------
+
+#: RFC 6455: a close frame's reason is at most 123 bytes of UTF-8
+MAX_REASON = 123
+#: where ``on_ws_connect`` leaves why it refused a ``connection_init`` (``Context.extra``)
+REFUSAL = "connection_refusal"
+#: what a client refused for its token may do next
+REFUSAL_HINT = " Send a valid token, or none to watch."
+
+
+def fitted(reason: str) -> str:
+    """``reason`` cut to what a close frame holds (``MAX_REASON`` bytes, whole characters)."""
+    data = reason.encode()
+    if len(data) <= MAX_REASON:
+        return reason
+    return data[: MAX_REASON - 3].decode(errors="ignore").rstrip() + "..."
+
+
+def refusal_reason(code: str, message: str) -> str:
+    """The reason of a 4403 close: the error's code and message (``UNAUTHENTICATED: This token
+    is not valid; register to get one.``), and what to do, as far as a close frame holds."""
+    said = f"{code}: {message}"
+    hinted = said + REFUSAL_HINT
+    return hinted if len(hinted.encode()) <= MAX_REASON else fitted(said)
+
+
+INIT_PAYLOAD = (
+    'The connection_init payload must be an object, e.g. {"authorization": "Bearer <token>"}.'
+)
+
+#: strawberry's close reasons reworded to say what to do (docs/API.md "Websocket close codes"):
+#: (code, strawberry's reason) -> (code, ours)
+REWORDED: dict[tuple[int, str], tuple[int, str]] = {
+    (4401, "Unauthorized"): (
+        4401,
+        "Unauthorized: send connection_init and wait for connection_ack before an operation.",
+    ),
+    (4400, "Invalid connection init payload"): (4400, INIT_PAYLOAD),
+    (4408, "Connection initialisation timeout"): (
+        4408,
+        "Connection initialisation timeout: send connection_init within a minute of opening.",
+    ),
+    (4429, "Too many initialisation requests"): (
+        4429,
+        "Too many initialisation requests: send connection_init once per connection.",
+    ),
+    # graphql-ws: the client's connection_terminate (a bad connection_init payload, the other
+    # close strawberry makes with 1000, is refused before: ``LegacyWSHandler``)
+    (1000, ""): (1000, "connection_terminate: closed as the client asked."),
+}
+
+
+class ReasonedClose:
+    """strawberry's websocket adapter, whose closes say why and what to do: a refused
+    ``connection_init`` closes with 4403 and the refusal (both protocols: strawberry's
+    graphql-ws closes it with 1011 and no reason), the reasons of ``REWORDED`` reworded; any
+    other close as strawberry makes it, its reason cut to what a close frame holds."""
+
+    def __init__(self, websocket: Any, context: Any) -> None:
+        self._websocket = websocket
+        self._context = context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._websocket, name)
+
+    async def close(self, code: int, reason: str) -> None:
+        refusal = getattr(self._context, "extra", {}).get(REFUSAL)
+        if refusal is not None and (code, reason) in ((4403, "Forbidden"), (1011, "")):
+            code, reason = 4403, refusal
+        else:
+            code, reason = REWORDED.get((code, reason), (code, reason))
+        await self._websocket.close(code=code, reason=fitted(reason))
+
+
+class ClosesWithReasons:
+    """Mixed into strawberry's websocket protocol handlers: their closes go through
+    ``ReasonedClose``."""
+
+    websocket: Any
+    context: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.websocket = ReasonedClose(self.websocket, self.context)
+
+
+class TransportWSHandler(
+    ClosesWithReasons, QuietDisconnects, BaseGraphQLTransportWSHandler[Any, Any]
+):
     """``graphql-transport-ws``, with the per-connection limit answered by a coded error, and
     a trusted document named by its ``documentId`` run as its text (the view's
     ``trusted_document``: ``service.api.graphql.trusted``), an unknown id answered by an
@@ -164,12 +255,18 @@ class TransportWSHandler(QuietDisconnects, BaseGraphQLTransportWSHandler[Any, An
         await super().handle_subscribe(trusted)
 
 
-class LegacyWSHandler(QuietDisconnects, BaseGraphQLWSHandler[Any, Any]):
+class LegacyWSHandler(ClosesWithReasons, QuietDisconnects, BaseGraphQLWSHandler[Any, Any]):
     """The older ``graphql-ws``, likewise (an unknown ``documentId``: an ``error`` message
     whose payload is the coded error, as that protocol's errors are)."""
 
     async def handle_message(self, message: Any) -> None:
         problem = legacy_ws_problem(message)
+        if (
+            problem is None
+            and message["type"] == "connection_init"
+            and not isinstance(message.get("payload", {}), dict | None)
+        ):
+            problem = INIT_PAYLOAD  # strawberry would close with 1000, as if all were well
         if problem is not None:
             await self.websocket.close(code=INVALID_MESSAGE, reason=problem)
             return

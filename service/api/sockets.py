@@ -19,7 +19,9 @@ ping) exploits (issue #20: ten such sockets held 146 MB for good):
 * a connection whose buffer stays full ``send_timeout`` seconds is a slow consumer: it is
   dropped with close code ``SLOW_CONSUMER`` (1008, "policy violation");
 * a ping left unanswered ``ping_timeout`` seconds drops it likewise (code 1011, as uvicorn
-  says it).
+  says it);
+* a server that stops closes every websocket with 1012 (uvicorn's code) and a reason that
+  says what to do (``STOPPING_REASON``; uvicorn gives none).
 
 Dropping a connection tells the application at once (``websocket.disconnect``): strawberry ends
 the connection's operations, each subscription leaves the hub, and everything they held is
@@ -50,6 +52,10 @@ log = logging.getLogger("papyrus.http")
 SLOW_CONSUMER = 1008
 #: the close code of a ping left unanswered (uvicorn's and the websockets library's)
 PING_TIMEOUT = 1011
+#: the close code of every websocket when the server stops (uvicorn's: "service restart"),
+#: with a reason (uvicorn's has none)
+SERVER_STOPPING = 1012
+STOPPING_REASON = "The server is stopping: reconnect, and resubscribe with afterVersion to resume."
 
 
 def websocket_protocol(send_buffer: int, send_timeout: float) -> type[asyncio.Protocol]:
@@ -83,7 +89,15 @@ def websocket_protocol(send_buffer: int, send_timeout: float) -> type[asyncio.Pr
             self.drop(PING_TIMEOUT, "keepalive ping timeout")
 
         def shutdown(self) -> None:
-            super().shutdown()
+            if not self.close_sent and self.handshake_complete and self.initial_response is None:
+                # uvicorn's stop, its 1012 with a reason (uvicorn sends none)
+                self.stop_keepalive()
+                self.queue.put_nowait({"type": "websocket.disconnect", "code": SERVER_STOPPING})
+                self.conn.send_close(SERVER_STOPPING, STOPPING_REASON)
+                self.transport.write(b"".join(self.conn.data_to_send()))
+                self.transport.close()
+            else:
+                super().shutdown()
             if not self.writable.is_set():  # a buffer nobody reads would hold the stop
                 self.transport.abort()
 

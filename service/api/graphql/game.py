@@ -136,7 +136,8 @@ class Game(Node):
         return self._unranked_reason()
 
     def _unranked_reason(self) -> str | None:
-        return self._table.unranked_reason(imported=self._game.imported_by is not None)
+        # the rating rule itself (``domain.table.why_unrated``): what the ratings do
+        return self._table.unrated_reason(imported=self._game.imported_by is not None)
 
     def rules_version(self) -> str:
         return self._table.rules_version

@@ -35,9 +35,11 @@ from service.api.bodies import (
     parse_large_json,
 )
 from service.api.connections import (
+    REFUSAL,
     Admission,
     LegacyWSHandler,
     TransportWSHandler,
+    refusal_reason,
     refuse_websocket,
 )
 from service.api.graphql import console, trusted
@@ -169,6 +171,9 @@ class PapyrusGraphQL(GraphQL[Context, None]):
     async def on_ws_connect(self, context: Context) -> Any:
         refused = context.check_caller()
         if refused is not None and refused.code != "UNAVAILABLE":
+            # the close (4403) says why (``connections.ReasonedClose``); graphql-ws's
+            # connection_error carries the code and the message too
+            context.extra[REFUSAL] = refusal_reason(refused.code, refused.message)
             raise ConnectionRejectionError({"code": refused.code, "message": refused.message})
         return None  # the store is down: each subscription will say so, with its code
 

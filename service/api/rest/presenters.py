@@ -33,7 +33,7 @@ def present_game(
     table = game.table
     log = log or numbering.Timeline(game.version, game.modified_on)
     legal = views.legal_actions(table, caller)
-    unranked_reason = table.unranked_reason(imported=game.imported_by is not None)
+    unranked_reason = table.unrated_reason(imported=game.imported_by is not None)
     source = table.forked_from and log.fork_source(table.forked_from)
     data = {
         "id": str(game.id),

@@ -69,6 +69,12 @@ class Move:
         "The action's `type` (its `actionCatalog` name).",
         rest_description="The action's `type` (its name in the action catalog).",
     )
+    typed_action: Json = described(
+        "The same action typed: exactly the value `act(typedAction:)` takes, one member of "
+        '`ActionInput` (`{"imhotepPlaceStone": {"ship": 2, "slot": 3}}`, enum values by their '
+        "GraphQL names); sent back as `typedAction` it plays the same action as `action`.",
+        rest=False,
+    )
 
 
 @shape(
@@ -112,14 +118,22 @@ class Game:
         "secret bytes (domain/randomness.py; unsalted for games older than salts).",
     )
     ranked: bool = described(
-        "The game counts in ratings, profiles and statistics (false: see unrankedReason).",
-        rest_description="The game counts in ratings, profiles and statistics.",
+        "The game will be rated (ratings and the leaderboard) when it finishes: two or more "
+        "human players, each holding one seat, a seed nobody chose, not a fork, not an imported "
+        "copy; free seats count as players to come (false: see unrankedReason). The ratings "
+        "apply the same rule.",
+        rest_description="The game will be rated (ratings and the leaderboard) when it "
+        "finishes: two or more human players, each holding one seat, a seed nobody chose, not "
+        "a fork, not an imported copy; free seats count as players to come. The ratings apply "
+        "the same rule.",
     )
     unranked_reason: str | None = described(
-        'Why the game counts in no rating, profile or statistic: "the creator chose the seed", '
-        '"a fork" or "an imported copy"; null for a ranked game.',
-        rest_description='Why it does not: "the creator chose the seed", "a fork" or "an '
-        'imported copy"; null for a ranked game.',
+        'Why the game will not be rated: "the creator chose the seed", "a fork" or "an '
+        'imported copy" (then it counts in no profile or statistic either), "fewer than two '
+        'human players" or "a player holds several seats"; null for a ranked game.',
+        rest_description='Why it will not be rated: "the creator chose the seed", "a fork" or '
+        '"an imported copy" (then it counts in no profile or statistic either), "fewer than two '
+        'human players" or "a player holds several seats"; null for a ranked game.',
     )
     rules_version: str = described(
         "The version of the rules this game is played by (fixed at creation; "

@@ -48,10 +48,14 @@ class GameSummary:
     forked_from: Id | None = described(
         "The game this one was forked from; null for an original game.", rest=False
     )
-    ranked: bool = described("The game counts in ratings, profiles and statistics.")
+    ranked: bool = described(
+        "The game will be rated when it finishes (the rule of `Game.ranked`: two or more "
+        "human players, each holding one seat, a seed nobody chose, not a fork, not a copy)."
+    )
     unranked_reason: str | None = described(
-        'Why it does not: "the creator chose the seed", "a fork" or "an imported copy"; null '
-        "for a ranked game."
+        'Why it will not be: "the creator chose the seed", "a fork", "an imported copy", '
+        '"fewer than two human players" or "a player holds several seats"; null for a ranked '
+        "game."
     )
 
 

@@ -8,6 +8,7 @@ Playwright against a real server, with every request to a host other than the lo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -20,7 +21,7 @@ from graphql import OperationDefinitionNode, parse, validate
 from service.api.graphql import console
 from service.api.graphql.schema import schema
 from tests.browser import chromium, distinct, watch_policy
-from tests.client import register
+from tests.client import acknowledged, register
 
 SUBSCRIPTION = 'subscription { gameEvents(gameId: "nope") { version } }'
 
@@ -102,6 +103,84 @@ def test_the_example_operations_are_valid_against_the_schema() -> None:
     ]
     assert "Headers pane" in console.EXAMPLES
     assert json.loads(console.VARIABLES)["name"]
+
+
+def example_operations() -> dict[str, str]:
+    """Each operation of the console's examples, by name, as the page runs it: the whole
+    document with that operation's name (GraphiQL sends the document and the name)."""
+    document = parse(console.EXAMPLES)
+    return {
+        d.name.value: d.operation.value
+        for d in document.definitions
+        if isinstance(d, OperationDefinitionNode) and d.name
+    }
+
+
+async def first_messages(
+    ws_url: str, token: str, payload: dict[str, Any], count: int
+) -> list[dict[str, Any]]:
+    """The first ``count`` messages of one operation over graphql-transport-ws, as GraphiQL
+    runs it (the Headers pane's token in ``connection_init``)."""
+    messages: list[dict[str, Any]] = []
+    async with acknowledged(ws_url, token) as ws:
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        while len(messages) < count:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["type"] != "ping":
+                messages.append(message)
+    return messages
+
+
+def test_the_examples_run_in_order_from_a_fresh_table(sqlite_server) -> None:  # type: ignore[no-untyped-def]
+    """Each example, in the order the page lists them, run against a real fresh server as its
+    comments say, with the Variables pane's values and the ids and moves the answers before it
+    gave: none errors; ActTyped after Act plays a move's typedAction; GameEvents runs over the
+    websocket; Replay's version shows the started game, not the empty table (``{}``)."""
+    operations = example_operations()
+    variables = json.loads(console.VARIABLES)
+    headers: dict[str, str] = {}
+    answers: dict[str, Any] = {}
+
+    def run(name: str) -> Any:
+        body = {"query": console.EXAMPLES, "operationName": name, "variables": variables}
+        with httpx.Client(base_url=sqlite_server.url, timeout=30) as http:
+            answer = http.post("/graphql", json=body, headers=headers).json()
+        assert not answer.get("errors"), (name, answer)
+        return answer["data"]
+
+    def my_moves() -> list[dict[str, Any]]:
+        """Game, run again until it is the caller's turn (the bot replies after each move)."""
+        for _ in range(500):
+            game = run("Game")["game"]
+            assert game["status"] == "ACTIVE", game
+            if game["mySeat"] in game["activeSeats"]:
+                assert game["moves"], game
+                return list(game["moves"])
+        raise AssertionError("it never was the caller's turn")
+
+    for name, kind in operations.items():
+        if name == "RegisterPlayer":
+            token = run(name)["registerPlayer"]["token"]
+            headers["Authorization"] = f"Bearer {token}"
+        elif name == "CreateGame":
+            variables["gameId"] = run(name)["createGame"]["id"]
+        elif name == "Act":
+            variables["action"] = my_moves()[0]["action"]
+            answers[name] = run(name)["act"]
+        elif name == "ActTyped":
+            variables["typedAction"] = my_moves()[0]["typedAction"]
+            answers[name] = run(name)["act"]
+            assert answers[name]["events"], answers
+        elif kind == "subscription":
+            payload = {"query": console.EXAMPLES, "operationName": name, "variables": variables}
+            first = asyncio.run(first_messages(sqlite_server.ws_url, token, payload, 3))
+            assert [m["type"] for m in first] == ["next"] * 3, first
+            assert [m["payload"]["data"]["gameEvents"]["version"] for m in first] == [1, 2, 3]
+        else:
+            answers[name] = run(name)
+    assert {"Act", "ActTyped", "Replay"} <= set(answers)
+    state = answers["Replay"]["game"]["stateAt"]
+    assert state, "Replay's version shows the game, not the empty table"
 
 
 def test_graphiql_page_loads_only_our_own_assets(sqlite_server) -> None:  # type: ignore[no-untyped-def]

@@ -56,13 +56,19 @@ _EXAMPLES = """\
 #    Variables pane as "gameId".
 # 4. JoinGame takes a seat, AddBot seats a bot: the
 #    game starts when every seat is taken.
-# 5. Game lists legalActions for your seat: copy one
-#    into the Variables pane as "action", run Act.
+# 5. Game lists your seat's moves when activeSeats
+#    holds mySeat (run it again until it does: the bot
+#    plays right after each of your moves). Copy a
+#    move's action into the Variables pane as "action"
+#    and run Act; or copy a move's typedAction as
+#    "typedAction" and run ActTyped: the same action
+#    typed (e.g. {"@TYPED@": true},
+#    @TYPED_LABEL@).
 #    Run GameEvents in a second tab (+) to watch every
 #    event arrive live.
-#    ActTyped sends an action as a typed input instead
-#    (here: @TYPED_LABEL@, @GAME@).
-# 6. Replay: the state right after event "version".
+# 6. Replay: the state right after event "version"
+#    (@START@: the game's start; the events before it
+#    seat the players at the empty table).
 
 mutation RegisterPlayer($name: String!) {
   registerPlayer(name: $name) {
@@ -101,7 +107,7 @@ query Game($gameId: ID!) {
     version
     mySeat
     activeSeats
-    legalActions
+    moves { label action typedAction }
   }
 }
 
@@ -115,8 +121,8 @@ mutation Act($gameId: ID!, $action: JSON!) {
 # the same action typed: one member of ActionInput per game
 # kind and action, its parameters as enums and numbers
 # (actionCatalog(kind: @KIND@) lists them, with labels)
-mutation ActTyped($gameId: ID!) {
-  act(gameId: $gameId, typedAction: {@TYPED@: true}) {
+mutation ActTyped($gameId: ID!, $typedAction: ActionInput!) {
+  act(gameId: $gameId, typedAction: $typedAction) {
     game { version status activeSeats }
     events { version seat type data }
   }
@@ -155,9 +161,16 @@ def _examples() -> str:
         ("@GAME@", game.name),
         ("@TYPED@", typed.graphql),
         ("@TYPED_LABEL@", typed.spec.label[:1].lower() + typed.spec.label[1:]),
+        ("@START@", str(start_version(game.rules.min_seats))),
     ):
         text = text.replace(token, value)
     return text
+
+
+def start_version(seats: int) -> int:
+    """The version of a table's ``game_started`` (``domain.table``): its creation, then one
+    ``seat_taken`` per seat; the state right after it is the game's first."""
+    return 1 + seats + 1
 
 
 EXAMPLES = _examples()
@@ -166,10 +179,11 @@ VARIABLES = """\
 {
   "name": "alice",
   "gameId": "the id createGame returned",
-  "action": {"type": "copy one of legalActions here"},
-  "version": 1
+  "action": {"type": "copy a move's action here"},
+  "typedAction": {"copyAMovesTypedActionHere": true},
+  "version": @START@
 }
-"""
+""".replace("@START@", str(start_version(registry.games()[0].rules.min_seats)))
 
 PAGE = """\
 <!doctype html>

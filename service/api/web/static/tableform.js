@@ -29,7 +29,19 @@ export function tableForm({kinds, boards, run, created}) {
     kinds.map((k) => h("option", {value: k.kind}, k.name)));
   const seats = h("select", {id: "create-seats", "data-testid": "create-seats"});
   const seed = h("input", {id: "create-seed", "data-testid": "create-seed", maxlength: 200,
-    placeholder: "empty: a ranked game"});
+    placeholder: "empty: the game may be rated"});
+  // whether the table will be rated, by the server's rule (Game.ranked, domain.table.why_unrated):
+  // a seed makes it unranked; else it is rated once two or more people hold a seat each (a
+  // game with fewer, against bots, is not), and the table then shows `ranked` itself
+  const rating = h("p", {class: "muted", "data-testid": "create-ranked", "aria-live": "polite"});
+  function drawRating() {
+    rating.textContent = seed.value.trim()
+      ? "Unranked: the creator chose the seed."
+      : "Rated if two or more people play, each in one seat; a game with fewer than two human "
+        + "players (against bots) is not rated.";
+  }
+  seed.addEventListener("input", drawRating);
+  drawRating();
   const sit = h("input", {id: "create-sit", type: "checkbox", checked: true, "data-testid": "create-sit"});
   const start = h("select", {id: "create-start", "data-testid": "create-start"});
   const startRow = h("div", {class: "row"}, h("label", {for: "create-start"}, "Start player"), start);
@@ -128,6 +140,7 @@ export function tableForm({kinds, boards, run, created}) {
     clockBox,
     startRow,
     h("div", {class: "row"}, h("label", {for: "create-seed"}, "Seed (unranked)"), seed),
+    rating,
     h("div", {class: "row check"}, sit, h("label", {for: "create-sit"}, "Take seat 0 myself")),
     h("button", {type: "submit", "data-testid": "create"}, "Create the table"));
   form.addEventListener("submit", async (event) => {
