@@ -33,6 +33,7 @@ from service.api.metrics import Metrics
 from service.api.metrics_port import serving_metrics
 from service.api.observability import RequestLog
 from service.api.rest import problem, rest_app
+from service.api.rest.discovery import index_links
 from service.api.rest.problems import http_error
 from service.api.security_headers import SecurityHeaders
 from service.api.web import BOARD_PATH, board_modules
@@ -58,6 +59,11 @@ async def game_page(request: Request) -> Response:
     return web_page()
 
 
+async def rest_index(request: Request) -> Response:
+    """``/api/v1``: the REST API's index of links, as ``/api/v1/`` answers it."""
+    return JSONResponse(index_links())
+
+
 async def index(request: Request) -> Response:
     """The web client for a browser (``Accept: text/html``), the API's index otherwise."""
     if wants_html(request):
@@ -66,8 +72,9 @@ async def index(request: Request) -> Response:
         {
             "name": "Papyrus",
             "graphql": "/graphql",
-            "rest": "/api/v1",
+            "rest": "/api/v1/",
             "openapi": "/api/v1/openapi.json",
+            "restDocs": "/api/v1/docs",
         }
     )
 
@@ -131,6 +138,8 @@ def create_app(settings: Settings | None = None) -> Dispatch:
         Mount("/graphql/assets", app=StaticFiles(directory=console.STATIC), name="graphiql"),
         Mount("/graphql/page", app=StaticFiles(directory=console.PAGE_FILES), name="console"),
         WebSocketRoute("/graphql", graphql),
+        # the REST index without its slash too (the mount alone would redirect to it)
+        Route("/api/v1", rest_index, methods=["GET", "HEAD"]),
         Mount("/api/v1", app=rest_app(lambda: holder["runtime"])),
         # the web client (service/api/web): each game's board module, its files, and its pages
         # routed in the browser

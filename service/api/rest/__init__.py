@@ -12,6 +12,8 @@ writes the OpenAPI 3.1 document from them (served at ``/api/v1/openapi.json``; c
 ``games``       listing, opening and filling tables, playing
 ``timeline``    audit log, state at a version, replay, verify, export/import, undo, forks
 ``readmodels``  summaries, lobby, profiles, leaderboards, statistics, read-model positions
+``stream``      a game's changes as Server-Sent Events (push for REST clients)
+``discovery``   ``/api/v1/``, an index of links, and ``/api/v1/docs``, the reference page
 ==============  ===============================================================================
 """
 
@@ -24,7 +26,16 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from service.api.rest import board, catalog, games, players, readmodels, timeline
+from service.api.rest import (
+    board,
+    catalog,
+    discovery,
+    games,
+    players,
+    readmodels,
+    stream,
+    timeline,
+)
 from service.api.rest.examples import INLINE_EXAMPLES, SCHEMA_EXAMPLES
 from service.api.rest.presenters import present_event, present_game, present_summary
 from service.api.rest.problems import HANDLERS, MEDIA_TYPE, problem
@@ -59,6 +70,7 @@ ROUTERS = (
     readmodels.router,
     board.router,
     catalog.router,
+    stream.router,
 )
 
 
@@ -92,6 +104,7 @@ def rest_app(runtime_of: Callable[[], Any]) -> FastAPI:
     app.add_api_route(
         "/openapi.json", serve_openapi, methods=["GET", "HEAD"], include_in_schema=False
     )
+    app.include_router(discovery.router)  # the index of links and the reference page
 
     return app
 
@@ -108,6 +121,7 @@ def document(app: FastAPI) -> dict[str, Any]:
                 if int(status) >= 400 and "application/json" in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
     with_examples(doc)
+    stream.documented(doc)  # the event stream's 200 is text/event-stream
     doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
     doc["security"] = [{}, {"bearer": []}]
     return doc

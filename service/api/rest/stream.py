@@ -1,0 +1,375 @@
+"""Push for REST clients: ``GET /api/v1/games/{id}/stream``, a game as Server-Sent Events
+(docs/API.md "Push for REST clients (Server-Sent Events)").
+
+A REST client that plays would otherwise poll ``/games/{id}/events``; this stream pushes what
+the websocket's ``gameChanged`` pushes, from the same machinery (``graphql.gamestream``): the
+hub wakes the stream on every new entry of the game, whichever process recorded it, and the
+entries are read after the last one delivered, so each comes exactly once and in order. What a
+caller is shown is what every read path shows it: the entries of its own log, numbered as it
+numbers them, redacted for its seats (``steps.fold``, ``views``); a spectator (no token) sees
+what a spectator sees.
+
+The wire (``text/event-stream``):
+
+* ``event: change`` with ``id:`` the entry's number in the caller's log and ``data:`` a
+  ``GameChange`` (the entry as ``/events`` shows it, and the caller's state, legal actions,
+  moves and clock right after it): one event per entry, so that a client redraws from the last
+  one alone;
+* ``event: end`` once the game is over and its last entry was sent; the stream then closes
+  (and a stream asked for after the end of a finished game is answered 204, which tells an
+  ``EventSource`` to stop reconnecting);
+* ``event: problem`` when the stream cannot go on (a token revoked meanwhile, the store
+  unavailable): ``data`` is the problem's ``code`` and ``detail``, then the stream closes;
+* a comment line every ``HEARTBEAT`` seconds, so that proxies and clients keep a quiet stream
+  open.
+
+It starts after ``Last-Event-ID`` (what an ``EventSource`` sends when it reconnects), else after
+``?after=``, else from now on (as ``gameChanged`` without ``afterVersion``): a client resuming
+with the last id it read misses nothing and gets nothing twice.
+
+Limits are the websocket's (deploy/OPERATIONS.md "Protocol limits"): a stream is a live
+subscription, started and caught up against the subscription budget (``graphql.budget``: the
+same cost as the equivalent ``gameChanged`` selection) and counted in ``max_subscriptions``;
+the streams open at once per client address are bounded by ``max_websockets_per_client``
+(counted apart from the websockets). Everything that refuses a stream does it before the first
+byte, as a problem with its code: 401 for a bad token, 404 for an unknown game, 422 for a bad
+``after``/``Last-Event-ID``, 429 past a limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncGenerator, Callable
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import Field
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from service.api.connections import Admission
+from service.api.graphql.budget import charge
+from service.api.graphql.gamestream import CLOCK, LEGAL_ACTIONS, STATE, game_entries
+from service.api.graphql.steps import Step
+from service.api.observability import client_address
+from service.api.rest.caching import FINAL
+from service.api.rest.models import Shown
+from service.api.rest.params import MAX_INT, GameId, JsonObject, MaybeCount, StatusName
+from service.api.rest.presenters import moves, present_event
+from service.api.rest.problems import errors
+from service.api.rest.responses import GameClock, GameEvent, Move
+from service.api.rest.routing import Caller, JsonRoute, Runtime, run
+from service.api.rest.shaped import shown
+from service.api.shapes import clocks
+from service.app import numbering
+from service.app.errors import BadInput, PapyrusError, RateLimited
+
+log = logging.getLogger("papyrus.rest")
+router = APIRouter(route_class=JsonRoute)
+
+MEDIA_TYPE = "text/event-stream"
+#: seconds between two comment lines on a quiet stream (nginx's default read timeout is 60)
+HEARTBEAT = 15.0
+#: what an ``EventSource`` waits before it reconnects, in milliseconds (the ``retry:`` field)
+RETRY_MS = 2000
+#: changes made ahead of a client that does not read (then the stream waits for it)
+AHEAD = 4
+#: what the stream selects of each entry (``steps.Step``)
+NEEDS = frozenset({STATE, LEGAL_ACTIONS, CLOCK})
+#: the GraphQL selection a stream's event costs as much as (``event_cost``)
+EQUIVALENT = """subscription($g: ID!) { gameChanged(gameId: $g) {
+  version status activeSeats state legalActions
+  event { version at seat type data automatic bySeat undone hash }
+  clock { mode moveMs bankMs incrementMs onExpiry bot now deadline
+          seats { seat remainingMs deadline running takenOver timedOut thinkingMs turns } }
+} }"""
+#: seconds a stream refused for the streams of its address is told to wait
+ADDRESS_RETRY = 10
+
+
+class GameChange(Shown):
+    """A game right after one entry of the caller's log, as the caller may see it: the data of
+    a `change` event of the game's stream (`gameStream`)."""
+
+    version: int = Field(
+        description="The entry's number in the caller's log (the event's `id`: send it back as "
+        "`Last-Event-ID` to resume after it)."
+    )
+    status: StatusName = Field(description="The game's status right after the entry.")
+    active_seats: list[int] = Field(description="Who must act right after the entry.")
+    event: GameEvent = Field(description="The entry, as `events` shows it to the caller.")
+    state: JsonObject = Field(description="The caller's view right after the entry.")
+    legal_actions: list[JsonObject] = Field(
+        description="Exactly the actions `act` accepts from the caller right after the entry."
+    )
+    moves: list[Move] = Field(description="The legal actions, labelled (as `Game.moves`).")
+    clock: GameClock | None = Field(
+        description="A timed table's clock right after the entry; null without a time control."
+    )
+
+
+class StreamEnd(Shown):
+    """The data of the `end` event: the game is over and every entry was sent."""
+
+    status: StatusName = Field(description="FINISHED or ABANDONED.")
+    version: int = Field(description="The number of the caller's last entry.")
+
+
+class StreamProblem(Shown):
+    """The data of a `problem` event: why the stream stops (it closes after it)."""
+
+    code: str = Field(description="The error's stable code (docs/API.md).")
+    detail: str = Field(description="What happened, and what to do.")
+
+
+@functools.cache
+def event_cost() -> int:
+    """What one event of a stream costs: the equivalent ``gameChanged`` selection's cost."""
+    from graphql import OperationDefinitionNode, parse
+
+    from service.api.graphql.cost import Costing
+    from service.api.graphql.schema import schema
+
+    document = parse(EQUIVALENT)
+    operation = document.definitions[0]
+    assert isinstance(operation, OperationDefinitionNode)
+    return Costing(schema._schema, document, {"g": "0"}).operation(operation)
+
+
+def admission(request: Request, limit: int) -> Admission:
+    """The REST application's count of open streams per client address."""
+    state = request.app.state
+    if getattr(state, "streams", None) is None:
+        state.streams = Admission(limit)
+    admitted: Admission = state.streams
+    return admitted
+
+
+def start_of(last_event_id: str | None, after: int | None) -> int | None:
+    """Where the stream starts: after ``Last-Event-ID`` (a reconnecting ``EventSource``), else
+    after ``after``; ``None``: from now on."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    text = last_event_id.strip()
+    if not text.isdigit() or len(text) > 10 or int(text) > MAX_INT:
+        raise BadInput(
+            f"Last-Event-ID must be the id of an event of this stream (a number), not "
+            f"{text[:40]!r}."
+        )
+    return int(text)
+
+
+def message(event: str, data: bytes, ident: int | None = None) -> bytes:
+    """One Server-Sent Event (``data`` is one line of JSON)."""
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
+
+
+def problem(error: PapyrusError) -> bytes:
+    """The ``problem`` event of an error that ends the stream."""
+    body = StreamProblem(code=error.code, detail=error.message)
+    return message("problem", orjson.dumps(body.model_dump(by_alias=True)))
+
+
+def change(step: Step, kind: str) -> bytes:
+    """A step's ``change`` event, made once per step (a shared step is sent to every stream of
+    its caller, and to every spectator, as the same bytes)."""
+    made = step.made.get("sse")
+    if made is None:
+        legal = step.legal_actions or []
+        body = GameChange.model_validate(
+            {
+                "version": step.event["version"],
+                "status": step.status,
+                "active_seats": step.active_seats,
+                "event": present_event(step.event),
+                "state": step.state or {},
+                "legal_actions": legal,
+                "moves": moves(kind, legal),
+                "clock": None if step.clock is None else shown(clocks.GameClock, step.clock),
+            }
+        ).model_dump(mode="json", by_alias=True)
+        made = step.made["sse"] = message("change", orjson.dumps(body), body["version"])
+    assert isinstance(made, bytes)
+    return made
+
+
+#: the data of each event of the stream, by the event's name
+EVENT_DATA = {"change": GameChange, "end": StreamEnd, "problem": StreamProblem}
+
+
+def documented(doc: dict[str, Any]) -> None:
+    """The stream's 200 in the OpenAPI document: ``text/event-stream``, a text (FastAPI writes
+    the model of a response as JSON), whose events' data are named in ``x-event-data`` (the
+    components FastAPI wrote from the models of ``EVENT_DATA``: generators make a class of
+    each, which a client fills from an event's ``data``)."""
+    operation = doc["paths"][PATH]["get"]
+    content = operation["responses"]["200"]["content"]
+    content.pop("application/json")
+    content[MEDIA_TYPE] = {
+        "schema": {"type": "string", "description": "Server-Sent Events (see the operation)."},
+        "x-event-data": {
+            name: {"$ref": f"#/components/schemas/{model.__name__}"}
+            for name, model in EVENT_DATA.items()
+        },
+    }
+
+
+STREAM_DESCRIPTION = (
+    'Server-Sent Events of the caller\'s log (docs/API.md "Push for REST clients"): `change` '
+    "events (`id`: the entry's number in the caller's log; `data`: a `GameChange`), an `end` "
+    "event (`data`: a `StreamEnd`) once the game is over and everything was sent, a `problem` "
+    "event (`data`: a `StreamProblem`) if the stream must stop, and a comment line every "
+    f"{HEARTBEAT:g} s. Resume with `Last-Event-ID` (or `after`): nothing is missed or sent "
+    "twice. 204: the game is over and there is nothing after that id."
+)
+
+
+PATH = "/games/{id}/stream"
+
+
+@router.get(
+    PATH,
+    tags=["play"],
+    operation_id="gameStream",
+    summary="The game's changes as they happen (Server-Sent Events)",
+    description=STREAM_DESCRIPTION,
+    responses={
+        200: {
+            # every data model, so that FastAPI writes their components (``documented``)
+            "model": GameChange | StreamEnd | StreamProblem,
+            "description": "The stream (`text/event-stream`).",
+        },
+        204: {"description": "The game is over and the caller has every entry already."},
+        **errors(401, 404, 422, 429),
+    },
+)
+async def game_stream(
+    rt: Runtime,
+    caller: Caller,
+    game_id: GameId,
+    request: Request,
+    after: Annotated[
+        MaybeCount,
+        Query(
+            description="Start after this number of the caller's log (0: from the first "
+            "entry); default: from now on. `Last-Event-ID` wins over it."
+        ),
+    ] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(
+            alias="Last-Event-ID",
+            description="The `id` of the last event read: the stream resumes after it.",
+            json_schema_extra={"maxLength": 20},
+        ),
+    ] = None,
+) -> Response:
+    start = start_of(last_event_id, after)
+    game, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
+    if start is not None and start > log.version:
+        raise BadInput(
+            f"after is {start}, past the last entry of your log of this game ({log.version})."
+        )
+    if start is None:  # from now on: from what was just read, so that nothing is missed
+        start, catch_up = log.version, 0
+    else:
+        catch_up = log.version - start
+    if game.table.status in FINAL and start >= log.version:
+        return Response(status_code=204)
+    context = rt.context(request.headers.get("authorization"), request)
+    context._caller = caller  # authenticated already (``Caller``)
+    # the websocket's budget: the start, then the catch-up (before the first byte, so that a
+    # refusal is a problem with its code, not a broken stream)
+    cost = event_cost()
+    await charge(context, cost, 0)
+    if catch_up:
+        await charge(context, cost, catch_up)
+    address = client_address(request.scope) or "unknown"
+    streams = admission(request, rt.settings.max_websockets_per_client)
+    if not streams.admit(address):
+        raise RateLimited(
+            f"This address already has {streams.limit} event streams open, the most one "
+            "address may open (max_websockets_per_client): close one first.",
+            retry_after=ADDRESS_RETRY,
+        )
+    context.budget = None  # charged above: ``game_entries`` charges nothing more
+    kind = game.table.kind
+    del game, log
+    return EventStream(
+        events(context, game_id, start, kind),
+        leave=lambda: streams.leave(address),
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+class EventStream(StreamingResponse):
+    """A stream of Server-Sent Events, its generator closed (and its address's count left)
+    as soon as the answer ends, the client gone or not (not whenever it is collected)."""
+
+    media_type = MEDIA_TYPE
+
+    def __init__(
+        self, content: AsyncGenerator[bytes, None], leave: Callable[[], None], **kwargs: Any
+    ) -> None:
+        super().__init__(content, **kwargs)
+        self.generator, self.leave = content, leave
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            try:
+                await self.generator.aclose()
+            finally:
+                self.leave()
+
+
+async def events(context: Any, game_id: str, start: int, kind: str) -> AsyncGenerator[bytes, None]:
+    """The stream's bytes: the entries made by a task of their own (``game_entries`` runs in
+    one task from start to end, as a websocket's subscription does), a heartbeat whenever none
+    came for ``HEARTBEAT`` seconds."""
+    queue: asyncio.Queue[bytes | None] = asyncio.Queue(AHEAD)
+
+    async def produce() -> None:
+        last: Step | None = None
+        try:
+            async for step in game_entries(context, game_id, start, event_cost(), NEEDS):
+                await queue.put(change(step, kind))
+                last = step
+            # ``game_entries`` ends only once the game is over and its last entry was sent
+            if last is not None:
+                end = StreamEnd.model_validate(
+                    {"status": last.status, "version": last.event["version"]}
+                )
+                await queue.put(message("end", orjson.dumps(end.model_dump(by_alias=True))))
+        except PapyrusError as stopped:
+            await queue.put(problem(stopped))
+        except Exception:  # a bug: said as INTERNAL, logged with its traceback
+            log.exception("the event stream of game %s failed", game_id)
+            await queue.put(problem(PapyrusError("Something went wrong on the server.")))
+        # not on cancellation (the client gone): nobody reads the queue any more
+        await queue.put(None)
+
+    producer = asyncio.create_task(produce())
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        while True:
+            try:
+                async with asyncio.timeout(HEARTBEAT):
+                    item = await queue.get()
+            except TimeoutError:
+                yield b": keep-alive\n\n"
+                continue
+            if item is None:
+                return
+            yield item
+    finally:
+        producer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await producer
