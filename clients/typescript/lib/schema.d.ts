@@ -820,9 +820,9 @@ export interface Game extends Node {
     seedSalt: string | null;
     /** Commitment to the secret seed: hex SHA-256(salt || seed), salt the 32 bytes of seedSalt (domain/randomness.py; unsalted for games older than salts). */
     seedCommitment: string;
-    /** The game counts in ratings, profiles and statistics (false: see unrankedReason). */
+    /** The game will be rated (ratings and the leaderboard) when it finishes: two or more human players, each holding one seat, a seed nobody chose, not a fork, not an imported copy; free seats count as players to come (false: see unrankedReason). The ratings apply the same rule. */
     ranked: boolean;
-    /** Why the game counts in no rating, profile or statistic: "the creator chose the seed", "a fork" or "an imported copy"; null for a ranked game. */
+    /** Why the game will not be rated: "the creator chose the seed", "a fork" or "an imported copy" (then it counts in no profile or statistic either), "fewer than two human players" or "a player holds several seats"; null for a ranked game. */
     unrankedReason: string | null;
     /** The version of the rules this game is played by (fixed at creation; `catalog(kind, rulesVersion)` gives its data). */
     rulesVersion: string;
@@ -1077,9 +1077,9 @@ export interface GameSummary {
     lastActivity: string;
     /** The game this one was forked from; null for an original game. */
     forkedFrom: string | null;
-    /** The game counts in ratings, profiles and statistics. */
+    /** The game will be rated when it finishes (the rule of `Game.ranked`: two or more human players, each holding one seat, a seed nobody chose, not a fork, not a copy). */
     ranked: boolean;
-    /** Why it does not: "the creator chose the seed", "a fork" or "an imported copy"; null for a ranked game. */
+    /** Why it will not be: "the creator chose the seed", "a fork", "an imported copy", "fewer than two human players" or "a player holds several seats"; null for a ranked game. */
     unrankedReason: string | null;
 }
 /** A page of game summaries (Relay connection). */
