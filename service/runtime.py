@@ -13,6 +13,7 @@ from service.api.contextpool import ContextPool
 from service.api.graphql.budget import BudgetLimits, SubscriptionBudget
 from service.api.graphql.context import Context
 from service.api.graphql.limits import Limits, lower_priority, share_the_interpreter
+from service.api.graphql.pushed import Push
 from service.api.hub import Hub
 from service.api.metrics import Metrics, Watched
 from service.app.application import Application
@@ -82,6 +83,8 @@ class Runtime:
         self.app.subscribe(self.bots.wake)
         self.worker = Worker(self.readmodels)
         self.hub = Hub()
+        # the push machinery, for the REST event stream (which may not import GraphQL's)
+        self.push = Push()
         self.app.subscribe(self.hub.notify)
         self.feed = Feed(self.store, self.database.is_postgres)
         self.feed.subscribe(self.on_event)

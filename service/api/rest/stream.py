@@ -40,22 +40,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncGenerator, Callable
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import Field
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from service.api.bodies import dumps_bytes
 from service.api.connections import Admission
-from service.api.graphql.budget import charge
-from service.api.graphql.gamestream import CLOCK, LEGAL_ACTIONS, STATE, game_entries
-from service.api.graphql.steps import Step
 from service.api.observability import client_address
 from service.api.rest.caching import FINAL
 from service.api.rest.models import Shown
@@ -79,8 +75,6 @@ HEARTBEAT = 15.0
 RETRY_MS = 2000
 #: changes made ahead of a client that does not read (then the stream waits for it)
 AHEAD = 4
-#: what the stream selects of each entry (``steps.Step``)
-NEEDS = frozenset({STATE, LEGAL_ACTIONS, CLOCK})
 #: the GraphQL selection a stream's event costs as much as (``event_cost``)
 EQUIVALENT = """subscription($g: ID!) { gameChanged(gameId: $g) {
   version status activeSeats state legalActions
@@ -127,18 +121,10 @@ class StreamProblem(Shown):
     detail: str = Field(description="What happened, and what to do.")
 
 
-@functools.cache
-def event_cost() -> int:
-    """What one event of a stream costs: the equivalent ``gameChanged`` selection's cost."""
-    from graphql import OperationDefinitionNode, parse
-
-    from service.api.graphql.cost import Costing
-    from service.api.graphql.schema import schema
-
-    document = parse(EQUIVALENT)
-    operation = document.definitions[0]
-    assert isinstance(operation, OperationDefinitionNode)
-    return Costing(schema._schema, document, {"g": "0"}).operation(operation)
+def event_cost(rt: Any) -> int:
+    """What one event of a stream costs: the equivalent ``gameChanged`` selection's cost (the
+    push machinery is GraphQL's, handed over by the runtime: ``rt.push``)."""
+    return int(rt.push.cost_of(EQUIVALENT))
 
 
 def admission(request: Request, limit: int) -> Admission:
@@ -173,10 +159,10 @@ def message(event: str, data: bytes, ident: int | None = None) -> bytes:
 def problem(error: PapyrusError) -> bytes:
     """The ``problem`` event of an error that ends the stream."""
     body = StreamProblem(code=error.code, detail=error.message)
-    return message("problem", orjson.dumps(body.model_dump(by_alias=True)))
+    return message("problem", dumps_bytes(body.model_dump(by_alias=True)))
 
 
-def change(step: Step, kind: str) -> bytes:
+def change(step: Any, kind: str) -> bytes:
     """A step's ``change`` event, made once per step (a shared step is sent to every stream of
     its caller, and to every spectator, as the same bytes)."""
     made = step.made.get("sse")
@@ -194,7 +180,7 @@ def change(step: Step, kind: str) -> bytes:
                 "clock": None if step.clock is None else shown(clocks.GameClock, step.clock),
             }
         ).model_dump(mode="json", by_alias=True)
-        made = step.made["sse"] = message("change", orjson.dumps(body), body["version"])
+        made = step.made["sse"] = message("change", dumps_bytes(body), body["version"])
     assert isinstance(made, bytes)
     return made
 
@@ -286,10 +272,10 @@ async def game_stream(
     context._caller = caller  # authenticated already (``Caller``)
     # the websocket's budget: the start, then the catch-up (before the first byte, so that a
     # refusal is a problem with its code, not a broken stream)
-    cost = event_cost()
-    await charge(context, cost, 0)
+    cost = event_cost(rt)
+    await rt.push.charge(context, cost, 0)
     if catch_up:
-        await charge(context, cost, catch_up)
+        await rt.push.charge(context, cost, catch_up)
     address = client_address(request.scope) or "unknown"
     streams = admission(request, rt.settings.max_websockets_per_client)
     if not streams.admit(address):
@@ -302,7 +288,7 @@ async def game_stream(
     kind = game.table.kind
     del game, log
     return EventStream(
-        events(context, game_id, start, kind),
+        events(rt, context, game_id, start, kind),
         leave=lambda: streams.leave(address),
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -330,16 +316,20 @@ class EventStream(StreamingResponse):
                 self.leave()
 
 
-async def events(context: Any, game_id: str, start: int, kind: str) -> AsyncGenerator[bytes, None]:
-    """The stream's bytes: the entries made by a task of their own (``game_entries`` runs in
+async def events(
+    rt: Any, context: Any, game_id: str, start: int, kind: str
+) -> AsyncGenerator[bytes, None]:
+    """The stream's bytes: the entries made by a task of their own (``game_entries``, the
+    runtime's ``push.entries``, runs in
     one task from start to end, as a websocket's subscription does), a heartbeat whenever none
     came for ``HEARTBEAT`` seconds."""
     queue: asyncio.Queue[bytes | None] = asyncio.Queue(AHEAD)
 
     async def produce() -> None:
-        last: Step | None = None
+        last: Any = None
+        push = rt.push
         try:
-            async for step in game_entries(context, game_id, start, event_cost(), NEEDS):
+            async for step in push.entries(context, game_id, start, event_cost(rt), push.needs):
                 await queue.put(change(step, kind))
                 last = step
             # ``game_entries`` ends only once the game is over and its last entry was sent
@@ -347,7 +337,7 @@ async def events(context: Any, game_id: str, start: int, kind: str) -> AsyncGene
                 end = StreamEnd.model_validate(
                     {"status": last.status, "version": last.event["version"]}
                 )
-                await queue.put(message("end", orjson.dumps(end.model_dump(by_alias=True))))
+                await queue.put(message("end", dumps_bytes(end.model_dump(by_alias=True))))
         except PapyrusError as stopped:
             await queue.put(problem(stopped))
         except Exception:  # a bug: said as INTERNAL, logged with its traceback
