@@ -31,7 +31,6 @@ from typing import Any
 from graphql import (
     FieldNode,
     FragmentDefinitionNode,
-    FragmentSpreadNode,
     GraphQLEnumType,
     GraphQLField,
     GraphQLIncludeDirective,
@@ -42,12 +41,12 @@ from graphql import (
     GraphQLScalarType,
     GraphQLSchema,
     GraphQLSkipDirective,
-    InlineFragmentNode,
     OperationDefinitionNode,
-    SelectionSetNode,
     is_abstract_type,
 )
 from graphql.execution.values import get_directive_values
+
+from service.api.graphql.selections import Selections, Unsupported
 
 #: compiled plans kept (by document, operation and variables)
 PLANS = 256
@@ -55,10 +54,6 @@ PLANS = 256
 ENABLED = True
 
 Complete = Callable[[Any], Any]
-
-
-class Unsupported(Exception):
-    """The selection asks for something a plan does not do: graphql-core executes it."""
 
 
 class Fallback(Exception):
@@ -77,12 +72,12 @@ class Plan:
         variables: Any,
     ) -> None:
         self.schema = schema
-        self.fragments = fragments
         self.variables = variables
+        self.selections = Selections(schema, fragments, self.included)
         root = schema.subscription_type
         if root is None or operation.operation.value != "subscription":
             raise Unsupported("not a subscription")
-        fields = self.collect(root, operation.selection_set)
+        fields = self.selections.collect(root, [operation.selection_set])
         if len(fields) != 1:
             raise Unsupported("one root field")
         ((key, (name, nodes)),) = fields.items()
@@ -96,42 +91,6 @@ class Plan:
 
     # -- compiling ------------------------------------------------------------------------------
 
-    def collect(
-        self, parent: GraphQLObjectType, selection: SelectionSetNode
-    ) -> dict[str, tuple[str, list[FieldNode]]]:
-        """The response keys of ``selection`` on ``parent``, in order: each with its field's
-        name and its nodes (merged as graphql-core merges them)."""
-        found: dict[str, tuple[str, list[FieldNode]]] = {}
-        self._collect(parent, selection, found)
-        return found
-
-    def _collect(
-        self,
-        parent: GraphQLObjectType,
-        selection: SelectionSetNode,
-        found: dict[str, tuple[str, list[FieldNode]]],
-    ) -> None:
-        for node in selection.selections:
-            if not self.included(node):
-                continue
-            if isinstance(node, FieldNode):
-                key = node.alias.value if node.alias else node.name.value
-                found.setdefault(key, (node.name.value, []))[1].append(node)
-            elif isinstance(node, InlineFragmentNode):
-                condition = node.type_condition
-                if condition is None or self.applies(condition.name.value, parent):
-                    self._collect(parent, node.selection_set, found)
-            elif isinstance(node, FragmentSpreadNode):
-                if node.arguments:
-                    raise Unsupported("fragment arguments")
-                fragment = self.fragments.get(node.name.value)
-                if fragment is None:
-                    raise Unsupported("an unknown fragment")
-                if self.applies(fragment.type_condition.name.value, parent):
-                    self._collect(parent, fragment.selection_set, found)
-            else:  # pragma: no cover - graphql-core has no other selection
-                raise Unsupported(type(node).__name__)
-
     def included(self, node: Any) -> bool:
         for directive in node.directives or ():
             if directive.name.value not in ("skip", "include"):
@@ -141,16 +100,6 @@ class Plan:
             return False
         include = get_directive_values(GraphQLIncludeDirective, node, self.variables)
         return not (include and include.get("if") is False)
-
-    def applies(self, condition: str, parent: GraphQLObjectType) -> bool:
-        conditional = self.schema.get_type(condition)
-        if conditional is None:
-            raise Unsupported(f"an unknown type {condition}")
-        if conditional is parent:
-            return True
-        if is_abstract_type(conditional):
-            return self.schema.is_sub_type(conditional, parent)
-        return False
 
     def completer(self, type_: GraphQLOutputType, nodes: list[FieldNode]) -> Complete:
         """How a value of ``type_`` selected by ``nodes`` is completed."""
@@ -188,13 +137,9 @@ class Plan:
         raise Unsupported(f"a type {type_}")  # pragma: no cover
 
     def object_completer(self, type_: GraphQLObjectType, nodes: list[FieldNode]) -> Complete:
-        selection = SelectionSetNode(
-            selections=tuple(
-                s for n in nodes if n.selection_set for s in n.selection_set.selections
-            )
-        )
+        selections = [n.selection_set for n in nodes if n.selection_set]
         steps: list[tuple[str, Complete]] = []
-        for key, (name, field_nodes) in self.collect(type_, selection).items():
+        for key, (name, field_nodes) in self.selections.collect(type_, selections).items():
             if name == "__typename":
                 steps.append((key, typename(type_.name)))
                 continue
