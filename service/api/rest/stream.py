@@ -34,6 +34,8 @@ the streams open at once per client address are bounded by ``max_websockets_per_
 (counted apart from the websockets). Everything that refuses a stream does it before the first
 byte, as a problem with its code: 401 for a bad token, 404 for an unknown game, 422 for a bad
 ``after``/``Last-Event-ID``, 429 past a limit.
+
+The events' data and their bytes on the wire are ``streamevents``'s.
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import Field
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
@@ -54,14 +55,18 @@ from service.api.bodies import dumps_bytes
 from service.api.connections import Admission
 from service.api.observability import client_address
 from service.api.rest.caching import FINAL
-from service.api.rest.models import Shown
-from service.api.rest.params import MAX_INT, GameId, JsonObject, MaybeCount, StatusName
-from service.api.rest.presenters import moves, present_event
+from service.api.rest.params import MAX_INT, GameId, MaybeCount
 from service.api.rest.problems import errors
-from service.api.rest.responses import GameClock, GameEvent, Move
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
-from service.api.rest.shaped import shown
-from service.api.shapes import clocks
+from service.api.rest.streamevents import (
+    EVENT_DATA,
+    GameChange,
+    StreamEnd,
+    StreamProblem,
+    change,
+    message,
+    problem,
+)
 from service.app import numbering
 from service.app.errors import BadInput, PapyrusError, RateLimited
 
@@ -84,41 +89,6 @@ EQUIVALENT = """subscription($g: ID!) { gameChanged(gameId: $g) {
 } }"""
 #: seconds a stream refused for the streams of its address is told to wait
 ADDRESS_RETRY = 10
-
-
-class GameChange(Shown):
-    """A game right after one entry of the caller's log, as the caller may see it: the data of
-    a `change` event of the game's stream (`gameStream`)."""
-
-    version: int = Field(
-        description="The entry's number in the caller's log (the event's `id`: send it back as "
-        "`Last-Event-ID` to resume after it)."
-    )
-    status: StatusName = Field(description="The game's status right after the entry.")
-    active_seats: list[int] = Field(description="Who must act right after the entry.")
-    event: GameEvent = Field(description="The entry, as `events` shows it to the caller.")
-    state: JsonObject = Field(description="The caller's view right after the entry.")
-    legal_actions: list[JsonObject] = Field(
-        description="Exactly the actions `act` accepts from the caller right after the entry."
-    )
-    moves: list[Move] = Field(description="The legal actions, labelled (as `Game.moves`).")
-    clock: GameClock | None = Field(
-        description="A timed table's clock right after the entry; null without a time control."
-    )
-
-
-class StreamEnd(Shown):
-    """The data of the `end` event: the game is over and every entry was sent."""
-
-    status: StatusName = Field(description="FINISHED or ABANDONED.")
-    version: int = Field(description="The number of the caller's last entry.")
-
-
-class StreamProblem(Shown):
-    """The data of a `problem` event: why the stream stops (it closes after it)."""
-
-    code: str = Field(description="The error's stable code (docs/API.md).")
-    detail: str = Field(description="What happened, and what to do.")
 
 
 def event_cost(rt: Any) -> int:
@@ -148,45 +118,6 @@ def start_of(last_event_id: str | None, after: int | None) -> int | None:
             f"{text[:40]!r}."
         )
     return int(text)
-
-
-def message(event: str, data: bytes, ident: int | None = None) -> bytes:
-    """One Server-Sent Event (``data`` is one line of JSON)."""
-    head = f"id: {ident}\n" if ident is not None else ""
-    return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
-
-
-def problem(error: PapyrusError) -> bytes:
-    """The ``problem`` event of an error that ends the stream."""
-    body = StreamProblem(code=error.code, detail=error.message)
-    return message("problem", dumps_bytes(body.model_dump(by_alias=True)))
-
-
-def change(step: Any, kind: str) -> bytes:
-    """A step's ``change`` event, made once per step (a shared step is sent to every stream of
-    its caller, and to every spectator, as the same bytes)."""
-    made = step.made.get("sse")
-    if made is None:
-        legal = step.legal_actions or []
-        body = GameChange.model_validate(
-            {
-                "version": step.event["version"],
-                "status": step.status,
-                "active_seats": step.active_seats,
-                "event": present_event(step.event),
-                "state": step.state or {},
-                "legal_actions": legal,
-                "moves": moves(kind, legal),
-                "clock": None if step.clock is None else shown(clocks.GameClock, step.clock),
-            }
-        ).model_dump(mode="json", by_alias=True)
-        made = step.made["sse"] = message("change", dumps_bytes(body), body["version"])
-    assert isinstance(made, bytes)
-    return made
-
-
-#: the data of each event of the stream, by the event's name
-EVENT_DATA = {"change": GameChange, "end": StreamEnd, "problem": StreamProblem}
 
 
 def documented(doc: dict[str, Any]) -> None:
