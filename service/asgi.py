@@ -27,7 +27,9 @@ from domain import registry
 from service.api.bodies import BodyLimit
 from service.api.forwarded import ForwardedClient, Proxies
 from service.api.graphql import console, operations, plans, trusted
-from service.api.graphql.http import Dispatch, PapyrusGraphQL, graphql_error
+from service.api.graphql.answers import graphql_error
+from service.api.graphql.dispatch import Dispatch
+from service.api.graphql.http import PapyrusGraphQL
 from service.api.graphql.strawberry_private import normalize_allowed_origins
 from service.api.metrics import Metrics
 from service.api.metrics_port import serving_metrics

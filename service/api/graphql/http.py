@@ -1,5 +1,5 @@
-"""GraphQL over HTTP and websockets (docs/API.md "Transport"): the view ``PapyrusGraphQL``, and
-``Dispatch``, which hands it ``POST /graphql`` without Starlette's router.
+"""GraphQL over HTTP and websockets (docs/API.md "Transport"): the view ``PapyrusGraphQL``
+(``service.api.graphql.dispatch.Dispatch`` hands it ``POST /graphql`` without Starlette's router).
 
 The view is strawberry's ASGI view with Papyrus's limits and answers: bodies and websockets
 bounded per client, every error with its code, GraphiQL served from our own files, and a plain
@@ -10,15 +10,14 @@ path of its own for the JSON ``POST`` that nearly every request is (``PapyrusGra
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
 from cross_web import HTTPException
-from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.responses import HTMLResponse, Response
+from starlette.types import Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError, MissingQueryError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
@@ -43,7 +42,9 @@ from service.api.connections import (
     refuse_websocket,
 )
 from service.api.graphql import console, trusted
+from service.api.graphql.answers import Encoded, graphql_error, trusted_query
 from service.api.graphql.context import Context
+from service.api.graphql.dispatch import is_json
 from service.api.graphql.errors import public_error
 from service.api.graphql.schema import schema
 from service.api.graphql.strawberry_private import (
@@ -54,18 +55,6 @@ from service.api.graphql.strawberry_private import (
 )
 from service.api.observability import client_address, current
 from service.api.security_headers import CONSOLE_POLICY
-
-
-def graphql_error(message: str, code: str = "BAD_INPUT", status: int = 422) -> JSONResponse:
-    extensions = {"code": code}
-    record = current()
-    if record is not None:
-        record.note_code(code)
-        extensions["requestId"] = record.request_id
-    return JSONResponse(
-        {"data": None, "errors": [{"message": message, "extensions": extensions}]},
-        status_code=status,
-    )
 
 
 class PapyrusGraphQL(GraphQL[Context, None]):
@@ -302,78 +291,5 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             self.websockets.leave(address)
 
 
-def trusted_query(fields: Mapping[str, Any]) -> str | Response:
-    """The text of the trusted document a request names by its ``documentId`` (``fields``:
-    its body, or a GET's parameters), or the refusal: an id this server does not know is
-    ``UNKNOWN_DOCUMENT`` (the client sends the text instead); an id that is not text, or an id
-    and a ``query`` both, ``BAD_INPUT``."""
-    named = fields.get("documentId")
-    if not isinstance(named, str):
-        return graphql_error("documentId must be a string: a trusted document's id.")
-    if fields.get("query") is not None:
-        return graphql_error("Send one of query and documentId, not both.")
-    text = trusted.document(named)
-    if text is None:
-        return graphql_error(
-            f"This server does not know the document {named[:80]!r}: send the document's "
-            "text as query instead.",
-            code="UNKNOWN_DOCUMENT",
-        )
-    return text
-
-
-class Encoded:
-    """The JSON text of the last few pushed ``data`` objects, by identity: one object handed
-    to many subscribers (every spectator of a step) is written once, not once each. Each entry
-    holds its object, so its id stays its own while it is kept."""
-
-    #: data objects remembered (a step's pushes go out together, one after the other)
-    KEPT = 64
-
-    def __init__(self) -> None:
-        self.texts: dict[int, tuple[object, str]] = {}
-
-    def next_message(self, operation: object, data: object) -> str:
-        known = self.texts.get(id(data))
-        if known is not None and known[0] is data:
-            text = known[1]
-        else:
-            text = dumps(data)
-            if len(self.texts) >= self.KEPT:
-                del self.texts[next(iter(self.texts))]  # the oldest
-            self.texts[id(data)] = (data, text)
-        return f'{{"id":{dumps(operation)},"type":"next","payload":{{"data":{text}}}}}'
-
-
 #: what a GraphQL ``POST`` may run (strawberry's ``OperationType.from_http("POST")``)
 POST_OPERATIONS = frozenset(OperationType.from_http("POST"))
-
-
-def is_json(content_type: str | None) -> bool:
-    """A JSON body's content type, by strawberry's own rule (the media type, parameters such as
-    a charset aside, names ``application/json``): every body strawberry would read as JSON
-    takes the plain path, so each is checked there."""
-    return content_type is not None and (
-        "application/json" in content_type.partition(";")[0].strip().lower()
-    )
-
-
-class Dispatch:
-    """``POST /graphql``, nearly every request a client sends, goes straight to the same
-    middleware and the GraphQL view; everything else (and lifespan) through Starlette.
-
-    Starlette's own layers around its routes (its error and exception middleware, the router
-    trying each route in turn) do nothing for that one route that the view and ``RequestLog``
-    do not: a bug still answers 500 (uvicorn's answer when nothing was sent) and is logged."""
-
-    def __init__(self, app: Starlette, graphql: ASGIApp) -> None:
-        self.app = app
-        self.graphql = graphql
-        self.state = app.state  # what tests and tools read (``app.state.runtime``)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == "/graphql" and scope["method"] == "POST":
-            scope["app"] = self.app
-            await self.graphql(scope, receive, send)
-            return
-        await self.app(scope, receive, send)

@@ -33,7 +33,7 @@ And an event object handed to several subscribers (a step shared by ``steps.fold
 socket of one caller, every spectator) is completed once per document and variables, by its
 plan or by graphql-core: the hub's memo keeps the result, which the others are handed (the
 resolvers under it read only that object); its ``data`` is then one object, which
-``http.PapyrusGraphQL.encode_json`` writes as JSON once for them all.
+``http.PapyrusGraphQL.encode_json`` (``answers.Encoded``) writes as JSON once for them all.
 
 This module owns the graphql-core internals it relies on (``build_per_event_executor``,
 ``execute_operation``, ``async_helpers`` and ``_relevant_sub_fields``, graphql-core 3.3;

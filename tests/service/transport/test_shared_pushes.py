@@ -133,9 +133,9 @@ def test_spectators_woken_together_share_one_trip_to_a_worker(
     a worker that reads and computes the news, and the others are answered from memory on the
     loop (``gamestream.woken_news``); every one is pushed the same, every entry once, and
     each entry's data is completed and written as JSON once for them all, not once each
-    (``streaming``'s shared memo, ``http.Encoded``)."""
+    (``streaming``'s shared memo, ``answers.Encoded``)."""
+    from service.api.graphql import answers as graphql_http
     from service.api.graphql import gamestream
-    from service.api.graphql import http as graphql_http
 
     with Server(sqlite_url) as server:
         players = [register(server.url, "Ann"), register(server.url, "Bob")]
