@@ -106,7 +106,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
     request) and how long a stop waits for the requests still running. uvicorn's own proxy
     headers are off: the app reads the forwarded client address itself
     (``service.api.forwarded``, from ``--forwarded-allow-ips``)."""
-    from service.api.connections import http_protocol
+    from service.api.httpprotocol import http_protocol
     from service.api.logs import logging_config
 
     return {

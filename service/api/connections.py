@@ -14,18 +14,11 @@
 * Every close says why, with a code of the table in docs/API.md ("Websocket close codes"):
   ``ReasonedClose`` gives strawberry's closes reasons a client can act on (a refused
   ``connection_init`` is 4403 with the error's code and message, in both protocols).
-* ``http_protocol(header_timeout)``: uvicorn's HTTP protocol with a deadline on the request
-  headers (slowloris: uvicorn has a keep-alive timeout between requests, but none while the
-  headers of a request trickle in, nor before the first byte). A connection whose headers are
-  not complete ``header_timeout`` seconds after the server began waiting for them is answered
-  408 and closed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -39,9 +32,6 @@ from service.api.graphql.strawberry_private import (
     BaseGraphQLTransportWSHandler,
     BaseGraphQLWSHandler,
 )
-
-log = logging.getLogger("papyrus.http")
-
 
 # -- websockets per client address ------------------------------------------------------------
 
@@ -291,88 +281,3 @@ class LegacyWSHandler(ClosesWithReasons, QuietDisconnects, BaseGraphQLWSHandler[
                 return
             trusted = message  # refused by strawberry before the query is read (4401)
         await super().handle_start(trusted)
-
-
-# -- a deadline on request headers ------------------------------------------------------------
-
-
-def uvicorn_http_protocol() -> Any:
-    """The protocol uvicorn's ``http="auto"`` picks: httptools when installed, else h11."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # pragma: no cover - uvicorn[standard] installs httptools
-        from uvicorn.protocols.http.h11_impl import H11Protocol
-
-        return H11Protocol
-    return HttpToolsProtocol
-
-
-def timed_out_response(timeout: float) -> bytes:
-    body = json.dumps(
-        {
-            "type": "https://papyrus.example/errors/bad_input",
-            "title": "Bad input",
-            "status": 408,
-            "detail": f"The request headers did not arrive within {timeout:g} seconds.",
-            "code": "BAD_INPUT",
-        }
-    ).encode()
-    head = (
-        b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
-        b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
-    )
-    return head + body
-
-
-def http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol, closing a connection whose request headers are not complete
-    ``header_timeout`` seconds after the server began waiting for them: from the connection's
-    start, and from the first byte of each later request on it (between requests, uvicorn's
-    keep-alive timeout applies)."""
-    base = uvicorn_http_protocol()
-
-    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
-        """Waiting for headers: no request cycle yet, or the last one answered."""
-
-        _deadline: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:
-            super().connection_made(transport)
-            self._arm()
-
-        def data_received(self, data: bytes) -> None:
-            cycle = self.cycle
-            if self._deadline is None and (cycle is None or cycle.response_complete):
-                self._arm()  # the first bytes of another request
-            super().data_received(data)
-            if self._deadline is not None and (
-                self.cycle is not cycle or self.transport.get_protocol() is not self
-            ):  # the headers are complete: a new request cycle, or a websocket upgrade
-                self._disarm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def _arm(self) -> None:
-            self._deadline = self.loop.call_later(header_timeout, self._expire)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _expire(self) -> None:
-            self._deadline = None
-            if self.transport.is_closing() or self.transport.get_protocol() is not self:
-                return
-            client = self.client
-            log.warning(
-                "%sthe request headers did not arrive within %g s: connection closed",
-                f"{client[0]}:{client[1]}: " if client else "",
-                header_timeout,
-            )
-            self.transport.write(timed_out_response(header_timeout))
-            self.transport.close()
-
-    return HeaderDeadline

@@ -43,7 +43,8 @@ class HttpSettings:
         shown="8388608 (8 MiB)",
         metavar="BYTES",
     )
-    #: protocol limits against hostile clients (service/api/connections.py)
+    #: protocol limits against hostile clients (service/api/connections.py; the request-header
+    #: deadline: service/api/httpprotocol.py)
     max_websockets_per_client: int = setting(
         50,
         env="PAPYRUS_MAX_WEBSOCKETS_PER_CLIENT",
