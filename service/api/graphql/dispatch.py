@@ -5,8 +5,13 @@ view's plain JSON path.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.applications import Starlette
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.api.bodies import dumps_bytes
 
 
 def is_json(content_type: str | None) -> bool:
@@ -37,3 +42,17 @@ class Dispatch:
             await self.graphql(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def with_body(request: Request, data: dict[str, Any] | None) -> Request:
+    """``request`` for strawberry's view (``run``), its body ``data`` if the plain path
+    rewrote it (a trusted document's text in place of its id); serialised only when handed
+    over, not on the plain path."""
+    if data is None:
+        return request
+    body = dumps_bytes(data)
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return Request(request.scope, receive)

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from cross_web import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError, MissingQueryError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
@@ -44,7 +44,7 @@ from service.api.connections import (
 from service.api.graphql import console, trusted
 from service.api.graphql.answers import Encoded, graphql_error, trusted_query
 from service.api.graphql.context import Context
-from service.api.graphql.dispatch import is_json
+from service.api.graphql.dispatch import is_json, with_body
 from service.api.graphql.errors import public_error
 from service.api.graphql.schema import schema
 from service.api.graphql.strawberry_private import (
@@ -218,20 +218,16 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             if streamed:  # strawberry's refusal, as before
                 return await self.run(request)
             raise HTTPException(422, unreadable.message) from None
+        rewritten = None  # a body naming a trusted document, with its text in place of the id
         if isinstance(data, dict) and data.get("documentId") is not None:  # null: not sent
             named = trusted_query(data)
             if isinstance(named, Response):
                 return named
             data = {key: value for key, value in data.items() if key != "documentId"}
             data["query"] = named
-            body = dumps_bytes(data)
-
-            async def receive() -> Message:  # the body with the text, for ``run``
-                return {"type": "http.request", "body": body, "more_body": False}
-
-            request = Request(request.scope, receive)
+            rewritten = data
         if streamed or isinstance(data, list):  # a batch: refused by strawberry, with its message
-            return await self.run(request)
+            return await self.run(with_body(request, rewritten))
         if not isinstance(data, dict):  # strawberry would fail on it (a 500)
             raise HTTPException(422, "The request body must be a JSON object: one operation.")
         query, variables = data.get("query"), data.get("variables")
@@ -241,7 +237,7 @@ class PapyrusGraphQL(GraphQL[Context, None]):
             and isinstance(variables, dict | None)
             and isinstance(extensions, dict | None)
         ):
-            return await self.run(request)  # strawberry's refusal, with its message
+            return await self.run(with_body(request, rewritten))  # strawberry's refusal
         refused = console.subscription_over_http(query, name)
         if refused is not None:
             raise HTTPException(422, refused)
