@@ -27,6 +27,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from service.api.shapes.declare import (
+    Action,
     Choice,
     Declared,
     Id,
@@ -37,6 +38,7 @@ from service.api.shapes.declare import (
     Own,
     Status,
     Timestamp,
+    TypedForm,
     Value,
     declared_fields,
     is_shape,
@@ -61,6 +63,8 @@ def instant(ms: int | None) -> datetime | None:
 MARKERS: dict[type, tuple[Any, Convert]] = {
     Id: (strawberry.ID, strawberry.ID),
     Json: (JSON, same),
+    Action: (JSON, same),
+    TypedForm: (JSON, same),
     Value: (JSON, same),
     Timestamp: (str, same),
     Instant: (datetime, instant),

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 
+from service.api.rest import typedactions
 from service.api.rest.caching import game_answer
 from service.api.rest.commands import command, omissible
 from service.api.rest.models import AbandonGame, Act, AddBot, CreateGame, JoinGame, ReclaimSeat
@@ -16,6 +17,7 @@ from service.api.rest.readmodels import Listed, summary_page
 from service.api.rest.responses import ActResult, Game, GamePage
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
 from service.app import numbering
+from service.app.errors import BadInput
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -158,12 +160,13 @@ async def act(
         ),
     ] = None,
 ) -> Any:
+    action = await chosen_action(rt, game_id, body)
     game, records = await run(
         rt,
         rt.app.play.act,
         caller,
         game_id,
-        body.action,
+        action,
         body.expected_version,
         idempotency_key,
         body.seat,
@@ -173,3 +176,24 @@ async def act(
         "game": present_game(game, caller, log, rt.app.clocks.now()),
         "events": present_events(game.table, records, caller, log),
     }
+
+
+async def chosen_action(rt: Any, game_id: str, body: Act) -> dict[str, Any]:
+    """The action ``act`` plays: ``action``, or ``typedAction`` as the same JSON (for a game of
+    its kind); BAD_INPUT unless exactly one of the two is sent."""
+    if body.action is not None and body.typed_action is not None:
+        raise BadInput("Send the action once: either `action` (JSON) or `typedAction`, not both.")
+    if body.typed_action is None:
+        if body.action is None:
+            raise BadInput("Send an action: `action` (JSON) or `typedAction`.")
+        return body.action
+    kind, action = typedactions.action_of(body.typed_action)
+    table = rt.app.tables.peek(game_id)
+    if table is None:
+        table = await run(rt, rt.app.tables.get, game_id)
+    if table.table.kind != kind:
+        raise BadInput(
+            f"typedAction is an action of {kind}, but this game is {table.table.kind}: "
+            f"use the {table.table.kind} members."
+        )
+    return action

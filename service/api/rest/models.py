@@ -38,6 +38,7 @@ from service.api.rest.params import (
     Version,
     one_of,
 )
+from service.api.rest.typedactions import TypedAction
 from service.app.errors import HTTP_STATUS
 
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
@@ -181,12 +182,22 @@ AnyAction = Annotated[
 
 class Act(Body):
     refusals: ClassVar[dict[str, str]] = {
-        "action": 'Send {"action": {"type": ...}, "expectedVersion": N}.'
+        "action": 'Send {"action": {"type": ...}, "expectedVersion": N}.',
+        "typedAction": 'Send {"typedAction": {"imhotepPlaceStone": {"ship": 2, "slot": 3}}}: '
+        "one member, the action's parameters its value.",
     }
-    action: AnyAction = Field(
+    action: AnyAction | SkipJsonSchema[None] = Field(
+        None,
         description='{"type": "snake_case_name", ...parameters}: one of `legalActions`; '
-        "its shape per action is in `GET /catalog/{kind}/actions`.",
+        "its shape per action is in `GET /catalog/{kind}/actions`. Exactly one of `action` "
+        "and `typedAction`.",
         json_schema_extra=one_of_the_actions,
+    )
+    typed_action: TypedAction | SkipJsonSchema[None] = Field(  # type: ignore[valid-type]
+        None,
+        description="The same action typed, as `moves[].typedAction` shows each legal action "
+        '(`{"imhotepPlaceStone": {"ship": 2, "slot": 3}}`). Exactly one of `action` and '
+        "`typedAction`.",
     )
     expected_version: MaybeCount = Field(
         None, description="CONFLICT unless the game is at this version."

@@ -9,6 +9,7 @@ from typing import Any
 from domain import actions
 from service.api.rest.routing import run
 from service.api.rest.shaped import shown
+from service.api.rest.typedactions import typed_of
 from service.api.shapes import events, games, readmodels
 from service.app import numbering, views
 from service.app.clocks import clock_view, clock_view_at
@@ -63,7 +64,15 @@ def present_game(
 
 def moves(kind: str, legal: list[Any]) -> list[dict[str, Any]]:
     catalog = actions.catalog_for(kind)
-    return [{"action": a, "label": actions.label(catalog, a), "type": a["type"]} for a in legal]
+    return [
+        {
+            "action": a,
+            "label": actions.label(catalog, a),
+            "type": a["type"],
+            "typed_action": typed_of(kind, a),
+        }
+        for a in legal
+    ]
 
 
 def present_event(event: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.api.rest.typedactions import typed_of
+
 GAME_ID = "d9b6d5fe-d725-42a3-94e9-ecfb27a85cbe"
 ANA = {"id": "210dc5cc-7858-4415-ba02-c2024024fad7", "name": "Ana"}
 BO = {"id": "324b63f7-c72c-4b3f-bcff-a17ab685d11b", "name": "Bo"}
@@ -112,7 +114,7 @@ GAME: dict[str, Any] = {
     "state": STATE,
     "legalActions": LEGAL,
     "moves": [
-        {"action": a, "label": label, "type": a["type"]}
+        {"action": a, "label": label, "type": a["type"], "typedAction": typed_of("imhotep", a)}
         for a, label in zip(LEGAL, LABELS, strict=True)
     ],
     "scores": [0, 0],

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, create_model
 
 from service.api.rest.models import Timestamp
 from service.api.rest.params import JsonObject, KindName, StatusName
+from service.api.rest.typedactions import ShownAction, ShownTyped
 from service.api.shapes import declare
 from service.api.shapes.declare import Declared, declared_fields, is_shape, names_of
 
@@ -47,6 +48,8 @@ MARKERS: dict[type, tuple[Any, Convert]] = {
     declare.Kind: (KindName, str.upper),
     declare.Status: (StatusName, same),
     declare.Json: (JsonObject, same),
+    declare.Action: (ShownAction, same),
+    declare.TypedForm: (ShownTyped, same),
     declare.Value: (Any, same),
     declare.Timestamp: (Timestamp, same),
     declare.Instant: (Timestamp, instant),

@@ -22,6 +22,7 @@ from service.api.rest.params import JsonObject, StatusName
 from service.api.rest.presenters import moves, present_event
 from service.api.rest.responses import GameClock, GameEvent, Move
 from service.api.rest.shaped import shown
+from service.api.rest.typedactions import ShownAction
 from service.api.shapes import clocks
 from service.app.errors import PapyrusError
 
@@ -38,7 +39,7 @@ class GameChange(Shown):
     active_seats: list[int] = Field(description="Who must act right after the entry.")
     event: GameEvent = Field(description="The entry, as `events` shows it to the caller.")
     state: JsonObject = Field(description="The caller's view right after the entry.")
-    legal_actions: list[JsonObject] = Field(
+    legal_actions: list[ShownAction] = Field(
         description="Exactly the actions `act` accepts from the caller right after the entry."
     )
     moves: list[Move] = Field(description="The legal actions, labelled (as `Game.moves`).")

@@ -35,6 +35,16 @@ class Json(Marker):
     """A JSON object: the ``JSON`` scalar in GraphQL, an object in REST."""
 
 
+class Action(Json):
+    """An action in its JSON form (``{"type": "place_stone", ...}``): the ``JSON`` scalar in
+    GraphQL, one of the named action bodies (``ImhotepPlaceStone``...) in REST."""
+
+
+class TypedForm(Json):
+    """An action in its typed form, one member named by the game kind and the action: the
+    ``JSON`` scalar in GraphQL (``ActionInput``'s value), ``TypedAction`` in REST."""
+
+
 class Value(Marker):
     """Any JSON value (a string, a number, ...): the ``JSON`` scalar in GraphQL, any value in
     REST."""

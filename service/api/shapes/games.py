@@ -12,7 +12,18 @@ from typing import Any
 
 from service.api.shapes import players
 from service.api.shapes.clocks import GameClock
-from service.api.shapes.declare import Id, Json, Kind, Moment, Own, Status, described, shape
+from service.api.shapes.declare import (
+    Action,
+    Id,
+    Json,
+    Kind,
+    Moment,
+    Own,
+    Status,
+    TypedForm,
+    described,
+    shape,
+)
 from service.api.shapes.players import Player
 
 
@@ -59,21 +70,36 @@ class Verification:
     checked_events: int = described("How many events were checked.")
     bad_version: int | None = described("The first event that does not hold.")
     reason: str | None = described("What does not hold at `badVersion`; null when ok.")
+    signed_by: str | None = described(
+        "The id of the server key that signs this finished game's chain head (its export "
+        "carries the signature; the public keys are at `GET /api/v1/keys`); null for a game "
+        "not finished, an imported copy, a log that does not hold, or a server without a "
+        "signing key.",
+        default=None,
+    )
+    signature: Json | None = described(
+        "The signature of the chain head, as an export carries it: `{alg, keyId, gameId, "
+        'head, value}` (docs/API.md, "Signed records"); null when `signedBy` is.',
+        default=None,
+    )
 
 
 @shape("A legal action with a label for a user interface.")
 class Move:
-    action: Json = described("The action, exactly as `act` accepts it.")
+    action: Action = described("The action, exactly as `act` accepts it.")
     label: str = described('A human label, e.g. "Place a stone on ship 2, slot 3".')
     type: str = described(
         "The action's `type` (its `actionCatalog` name).",
         rest_description="The action's `type` (its name in the action catalog).",
     )
-    typed_action: Json = described(
+    typed_action: TypedForm = described(
         "The same action typed: exactly the value `act(typedAction:)` takes, one member of "
         '`ActionInput` (`{"imhotepPlaceStone": {"ship": 2, "slot": 3}}`, enum values by their '
         "GraphQL names); sent back as `typedAction` it plays the same action as `action`.",
-        rest=False,
+        rest_description="The same action typed: exactly the `typedAction` that `act` takes, "
+        'one member named by the game kind and the action (`{"imhotepPlaceStone": {"ship": 2, '
+        '"slot": 3}}`), its parameters as in `action`; sent back as `typedAction` it plays '
+        "the same action as `action`.",
     )
 
 
@@ -162,7 +188,9 @@ class Game:
         "game starts.",
         rest=False,
     )
-    legal_actions: list[Json] = described("Exactly the actions `act` accepts from the caller now.")
+    legal_actions: list[Action] = described(
+        "Exactly the actions `act` accepts from the caller now."
+    )
     moves: Own = described(
         "`legalActions` in the same order, each with a label and its type.",
         rest_type=list[Move],

@@ -29,6 +29,7 @@ import pytest
 
 from domain.registry import rules_for
 from service.api.rest import stream
+from service.api.rest.typedactions import pascal
 from service.app.application import Application
 from service.cli import main as papyrus
 from service.store.database import open_store
@@ -504,7 +505,9 @@ def test_a_generated_rest_client_plays_a_whole_game_on_the_stream_alone(
     """Acceptance (issue #23): the client openapi-python-client generates from ``openapi.json``
     registers, opens a table against a server bot and plays it to the end, deciding only on
     the ``change`` events of the stream (parsed into the generated ``GameChange``): not one
-    read of the game or its events. Its export passes ``papyrus verify``."""
+    read of the game or its events. Each legal move is parsed into its generated class
+    (``ImhotepPlaceStone``...) and its typed form (``TypedAction``), and sent by one or the
+    other in turn. Its export passes ``papyrus verify``."""
     rest = generated_client(sqlite_server.url, tmp_path)
     api = importlib.import_module(f"{rest.__name__}.api")
     models = importlib.import_module(f"{rest.__name__}.models")
@@ -547,6 +550,7 @@ def test_a_generated_rest_client_plays_a_whole_game_on_the_stream_alone(
 
     rng = random.Random(8)
     acts, conflicts, changes, last = 0, 0, 0, None
+    classes: set[str] = set()
     stream = from_api["game_stream"]._get_kwargs(game.id, after=0)  # the generated request
     with client.get_httpx_client().stream(**stream) as response:
         assert response.status_code == 200
@@ -557,9 +561,16 @@ def test_a_generated_rest_client_plays_a_whole_game_on_the_stream_alone(
             assert event.event == "change", event
             change = models.GameChange.from_dict(event.json)
             changes += 1
-            if mine in change.active_seats and change.legal_actions:
-                choice = rng.choice(change.legal_actions).to_dict()
-                body = models.Act.from_dict({"action": choice, "expectedVersion": change.version})
+            if mine in change.active_seats and change.moves:
+                move = rng.choice(change.moves)
+                # each legal action parsed into its own generated class, in both forms
+                assert type(move.action).__name__ == pascal(f"imhotep_{move.type_}"), move
+                assert isinstance(move.typed_action, models.TypedAction), move
+                classes.add(type(move.action).__name__)
+                form = {"typedAction": move.typed_action.to_dict()} if acts % 2 else {
+                    "action": move.action.to_dict()
+                }
+                body = models.Act.from_dict({**form, "expectedVersion": change.version})
                 answer = from_api["act"].sync(game.id, client=client, body=body)
                 if isinstance(answer, models.Problem) and answer.code == "CONFLICT":
                     conflicts += 1  # a change the stream had not brought yet: wait for it
@@ -568,6 +579,7 @@ def test_a_generated_rest_client_plays_a_whole_game_on_the_stream_alone(
                 acts += 1
     assert last is not None and last.status == "FINISHED"
     assert acts > 10 and changes > acts and conflicts < acts
+    assert {"ImhotepGetStones", "ImhotepPlaceStone"} <= classes, classes
     reads = [
         (method, path)
         for method, path in sent
@@ -581,4 +593,5 @@ def test_a_generated_rest_client_plays_a_whole_game_on_the_stream_alone(
     path.write_text(json.dumps(document), encoding="utf-8")
     capsys.readouterr()
     assert papyrus(["verify", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == f"ok: {len(document['events'])} events verified"
+    verdict = capsys.readouterr().out.splitlines()[0]
+    assert verdict == f"ok: {len(document['events'])} events verified"
