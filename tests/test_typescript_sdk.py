@@ -123,6 +123,26 @@ def test_the_sdk_in_node_against_a_live_server(sqlite_url: str, tmp_path: Path) 
     assert verified.stdout.startswith("ok: "), verified.stdout
 
 
+def test_the_example_bot_compiles_and_plays_a_whole_game(sqlite_server: Server) -> None:
+    """``example.ts`` is what a newcomer copies: compiled as its header says
+    (``tsc -p tsconfig.example.json``) and run with node against a live server, it registers,
+    plays an Imhotep game against a server bot to its end on ``gameChanged`` and says so."""
+    node = installed()
+    compiled = tsc("-p", "tsconfig.example.json")
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    ran = subprocess.run(
+        [node, "build/example.js", sqlite_server.url, "example-ts"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    first, second = ran.stdout.splitlines()
+    assert first.startswith("example-ts played game ") and ": FINISHED after " in first, first
+    assert second.startswith("scores ") and "you were seat 1" in second, second
+
+
 @pytest.fixture(autouse=True)
 def _node_or_skip() -> None:
     node_tools()

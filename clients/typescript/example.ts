@@ -1,97 +1,49 @@
-// A small typed example over the generated types: read a game, play its first legal action.
-// Compile check: npx tsc --noEmit (the test suite runs it). Run it with any TS runner and fetch.
-import type {
-  ActResult,
-  Game,
-  GameKind,
-  GameStatus,
-  JSONValue,
-  MutationActArgs,
-  MutationCreateGameArgs,
-  QueryGameArgs,
-} from "./schema";
-import { GameKindValues } from "./schema";
+// A push-driven bot on the runtime SDK (papyrus.ts): it registers, opens an Imhotep table
+// against a server bot, plays every turn on gameChanged (no poll) and prints the result.
+//
+//   npm ci && npx tsc -p tsconfig.example.json   # compiles this file and the SDK to build/
+//   node build/example.js http://127.0.0.1:8000 [name]
+//
+// Each move is chosen from the change's legal actions; moves that take no parameters are sent
+// typed (`{typedAction: {imhotepGetStones: true}}`), the others as their JSON action: both forms
+// of `act`. The test suite compiles and runs it against a live server.
+import WebSocket from "ws";
 
-interface GraphQLError {
-  message: string;
-  extensions?: { code?: string };
+import { ApiError, PapyrusClient, type ActionChoice, type Change, type WebSocketConstructor } from "./papyrus.js";
+
+const [url = "http://127.0.0.1:8000", name = `ts-bot-${process.pid}`] = process.argv.slice(2);
+
+/** A legal action of the change, chosen at random: typed where it has no parameters. */
+function choose(change: Change): ActionChoice {
+  const legal = change.legalActions;
+  const action = legal[Math.floor(Math.random() * legal.length)];
+  if (action === undefined) throw new Error("choose is called only when there is a legal action");
+  const type = typeof action === "object" && action !== null && !Array.isArray(action) ? action["type"] : null;
+  if (type === "get_stones") return { typedAction: { imhotepGetStones: true } };
+  return { action };
 }
 
-interface GraphQLResponse<T> {
-  data?: T | null;
-  errors?: GraphQLError[];
-}
-
-export class PapyrusError extends Error {
-  constructor(
-    message: string,
-    public readonly code: string | undefined,
-  ) {
-    super(message);
+async function main(): Promise<number> {
+  const client = new PapyrusClient({ url, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  try {
+    const { player } = await client.register(name);
+    const table = await client.createGame({ kind: "IMHOTEP", seats: 2 });
+    await client.joinGame(table.id);
+    await client.addBot(table.id, { strategy: "greedy" });
+    let changes = 0;
+    const game = await client.play(table.id, choose, { onChange: () => (changes += 1) });
+    const scores = game.result?.scores ?? [];
+    const mine = game.mySeat ?? 0;
+    console.log(`${player.name} played game ${game.id}: ${game.status} after ${changes} changes`);
+    console.log(`scores ${scores.join(" / ")}; you were seat ${mine + 1}`);
+    return game.status === "FINISHED" ? 0 : 1;
+  } catch (failure) {
+    if (failure instanceof ApiError) console.error(`refused: ${failure.code}: ${failure.message}`);
+    else console.error(failure);
+    return 2;
+  } finally {
+    client.close();
   }
 }
 
-export async function graphql<T>(
-  url: string,
-  query: string,
-  variables: object,
-  token?: string,
-): Promise<T> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
-  const response = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as GraphQLResponse<T>;
-  const first = body.errors?.[0];
-  if (first !== undefined) throw new PapyrusError(first.message, first.extensions?.code);
-  if (body.data == null) throw new PapyrusError("no data", undefined);
-  return body.data;
-}
-
-type GameSummary = Pick<Game, "id" | "status" | "version" | "activeSeats" | "mySeat" | "legalActions" | "result">;
-
-const GAME = `query($id: ID!) { game(id: $id) {
-  id status version activeSeats mySeat legalActions result { scores winners } } }`;
-const ACT = `mutation($gameId: ID!, $action: JSON!, $expectedVersion: Int, $idempotencyKey: String) {
-  act(gameId: $gameId, action: $action, expectedVersion: $expectedVersion, idempotencyKey: $idempotencyKey) {
-    game { id status version } events { version type seat data } } }`;
-const CREATE = `mutation($input: CreateGameInput!) { createGame(input: $input) { id status } }`;
-
-export async function createGame(url: string, token: string, kind: GameKind, seats: number): Promise<string> {
-  const args: MutationCreateGameArgs = { input: { kind, seats } };
-  const data = await graphql<{ createGame: Pick<Game, "id" | "status"> }>(url, CREATE, args, token);
-  return data.createGame.id;
-}
-
-/** Plays the first legal action whenever it is the caller's turn, until the game is over. */
-export async function playToTheEnd(url: string, token: string, gameId: string): Promise<Game["result"]> {
-  const finished: GameStatus[] = ["FINISHED", "ABANDONED"];
-  for (;;) {
-    const query: QueryGameArgs = { id: gameId };
-    const { game } = await graphql<{ game: GameSummary | null }>(url, GAME, query, token);
-    if (game === null) throw new PapyrusError(`no game ${gameId}`, "NOT_FOUND");
-    if (finished.includes(game.status)) return game.result;
-    const action: JSONValue | undefined = game.legalActions[0];
-    if (action === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    const args: MutationActArgs = {
-      gameId,
-      action,
-      expectedVersion: game.version,
-      idempotencyKey: `${gameId}:${game.version}`,
-    };
-    try {
-      const result = await graphql<{ act: Pick<ActResult, "events"> }>(url, ACT, args, token);
-      console.log(`played ${JSON.stringify(action)}: ${result.act.events.length} events`);
-    } catch (failure) {
-      if (!(failure instanceof PapyrusError && failure.code === "CONFLICT")) throw failure;
-    }
-  }
-}
-
-export const kinds: readonly GameKind[] = GameKindValues;
+process.exitCode = await main();
