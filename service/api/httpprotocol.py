@@ -5,6 +5,10 @@
   headers of a request trickle in, nor before the first byte). A connection whose headers are
   not complete ``header_timeout`` seconds after the server began waiting for them is answered
   408 and closed.
+* A server that stops tells the answers still streaming (an event stream) at once: each
+  registers a callback under ``STOP`` in its request's ``scope["state"]``, which the protocol
+  calls when uvicorn begins its graceful shutdown, so that the stream ends itself with a word
+  to its client instead of being cut when ``--shutdown-timeout`` runs out.
 
 The websocket limits are ``service.api.connections``'s.
 """
@@ -17,6 +21,8 @@ import logging
 from typing import Any
 
 log = logging.getLogger("papyrus.http")
+#: the key, in a request's ``scope["state"]``, of what a long answer does when the server stops
+STOP = "papyrus.stop"
 
 
 # -- a deadline on request headers ------------------------------------------------------------
@@ -79,6 +85,14 @@ def http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def shutdown(self) -> None:
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                stop = cycle.scope.get("state", {}).get(STOP)
+                if stop is not None:  # a long answer ends itself (the module's docstring)
+                    stop()
+            super().shutdown()
 
         def _arm(self) -> None:
             self._deadline = self.loop.call_later(header_timeout, self._expire)

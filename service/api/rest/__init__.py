@@ -34,6 +34,7 @@ from service.api.rest import (
     players,
     readmodels,
     stream,
+    streamevents,
     timeline,
 )
 from service.api.rest.examples import INLINE_EXAMPLES, SCHEMA_EXAMPLES
@@ -121,7 +122,7 @@ def document(app: FastAPI) -> dict[str, Any]:
                 if int(status) >= 400 and "application/json" in content:
                     content[MEDIA_TYPE] = content.pop("application/json")
     with_examples(doc)
-    stream.documented(doc)  # the event stream's 200 is text/event-stream
+    streamevents.documented(doc)  # the event stream's 200 is text/event-stream
     doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
     doc["security"] = [{}, {"bearer": []}]
     return doc

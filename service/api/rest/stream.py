@@ -19,7 +19,8 @@ The wire (``text/event-stream``):
   (and a stream asked for after the end of a finished game is answered 204, which tells an
   ``EventSource`` to stop reconnecting);
 * ``event: problem`` when the stream cannot go on (a token revoked meanwhile, the store
-  unavailable): ``data`` is the problem's ``code`` and ``detail``, then the stream closes;
+  unavailable, the server stopping: ``UNAVAILABLE``, reconnect to resume): ``data`` is the
+  problem's ``code`` and ``detail``, then the stream closes;
 * a comment line every ``HEARTBEAT`` seconds, so that proxies and clients keep a quiet stream
   open.
 
@@ -35,7 +36,8 @@ the streams open at once per client address are bounded by ``max_websockets_per_
 byte, as a problem with its code: 401 for a bad token, 404 for an unknown game, 422 for a bad
 ``after``/``Last-Event-ID``, 429 past a limit.
 
-The events' data and their bytes on the wire are ``streamevents``'s.
+The events' data, their bytes on the wire and the stream's OpenAPI wording are
+``streamevents``'s.
 """
 
 from __future__ import annotations
@@ -53,13 +55,17 @@ from starlette.types import Receive, Scope, Send
 
 from service.api.bodies import dumps_bytes
 from service.api.connections import Admission
+from service.api.httpprotocol import STOP
 from service.api.observability import client_address
 from service.api.rest.caching import FINAL
 from service.api.rest.params import MAX_INT, GameId, MaybeCount
 from service.api.rest.problems import errors
 from service.api.rest.routing import Caller, JsonRoute, Runtime, run
 from service.api.rest.streamevents import (
-    EVENT_DATA,
+    HEARTBEAT,
+    MEDIA_TYPE,
+    PATH,
+    STREAM_DESCRIPTION,
     GameChange,
     StreamEnd,
     StreamProblem,
@@ -68,14 +74,11 @@ from service.api.rest.streamevents import (
     problem,
 )
 from service.app import numbering
-from service.app.errors import BadInput, PapyrusError, RateLimited
+from service.app.errors import BadInput, PapyrusError, RateLimited, Unavailable
 
 log = logging.getLogger("papyrus.rest")
 router = APIRouter(route_class=JsonRoute)
 
-MEDIA_TYPE = "text/event-stream"
-#: seconds between two comment lines on a quiet stream (nginx's default read timeout is 60)
-HEARTBEAT = 15.0
 #: what an ``EventSource`` waits before it reconnects, in milliseconds (the ``retry:`` field)
 RETRY_MS = 2000
 #: changes made ahead of a client that does not read (then the stream waits for it)
@@ -89,6 +92,8 @@ EQUIVALENT = """subscription($g: ID!) { gameChanged(gameId: $g) {
 } }"""
 #: seconds a stream refused for the streams of its address is told to wait
 ADDRESS_RETRY = 10
+#: the problem a stream ends with when the server stops
+STOPPING = "The server is stopping: reconnect with Last-Event-ID to resume where you were."
 
 
 def event_cost(rt: Any) -> int:
@@ -118,36 +123,6 @@ def start_of(last_event_id: str | None, after: int | None) -> int | None:
             f"{text[:40]!r}."
         )
     return int(text)
-
-
-def documented(doc: dict[str, Any]) -> None:
-    """The stream's 200 in the OpenAPI document: ``text/event-stream``, a text (FastAPI writes
-    the model of a response as JSON), whose events' data are named in ``x-event-data`` (the
-    components FastAPI wrote from the models of ``EVENT_DATA``: generators make a class of
-    each, which a client fills from an event's ``data``)."""
-    operation = doc["paths"][PATH]["get"]
-    content = operation["responses"]["200"]["content"]
-    content.pop("application/json")
-    content[MEDIA_TYPE] = {
-        "schema": {"type": "string", "description": "Server-Sent Events (see the operation)."},
-        "x-event-data": {
-            name: {"$ref": f"#/components/schemas/{model.__name__}"}
-            for name, model in EVENT_DATA.items()
-        },
-    }
-
-
-STREAM_DESCRIPTION = (
-    'Server-Sent Events of the caller\'s log (docs/API.md "Push for REST clients"): `change` '
-    "events (`id`: the entry's number in the caller's log; `data`: a `GameChange`), an `end` "
-    "event (`data`: a `StreamEnd`) once the game is over and everything was sent, a `problem` "
-    "event (`data`: a `StreamProblem`) if the stream must stop, and a comment line every "
-    f"{HEARTBEAT:g} s. Resume with `Last-Event-ID` (or `after`): nothing is missed or sent "
-    "twice. 204: the game is over and there is nothing after that id."
-)
-
-
-PATH = "/games/{id}/stream"
 
 
 @router.get(
@@ -219,7 +194,7 @@ async def game_stream(
     kind = game.table.kind
     del game, log
     return EventStream(
-        events(rt, context, game_id, start, kind),
+        events(rt, context, game_id, start, kind, request.scope.setdefault("state", {})),
         leave=lambda: streams.leave(address),
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -248,13 +223,16 @@ class EventStream(StreamingResponse):
 
 
 async def events(
-    rt: Any, context: Any, game_id: str, start: int, kind: str
+    rt: Any, context: Any, game_id: str, start: int, kind: str, state: dict[str, Any]
 ) -> AsyncGenerator[bytes, None]:
     """The stream's bytes: the entries made by a task of their own (``game_entries``, the
     runtime's ``push.entries``, runs in
     one task from start to end, as a websocket's subscription does), a heartbeat whenever none
-    came for ``HEARTBEAT`` seconds."""
+    came for ``HEARTBEAT`` seconds. ``state``: the request's, where the server's HTTP protocol
+    finds what to call when it stops (``httpprotocol.STOP``): the entries stop, and the stream
+    ends with an ``UNAVAILABLE`` problem that says to reconnect."""
     queue: asyncio.Queue[bytes | None] = asyncio.Queue(AHEAD)
+    stopping = False
 
     async def produce() -> None:
         last: Any = None
@@ -269,6 +247,10 @@ async def events(
                     {"status": last.status, "version": last.event["version"]}
                 )
                 await queue.put(message("end", dumps_bytes(end.model_dump(by_alias=True))))
+        except asyncio.CancelledError:
+            if not stopping:  # the client gone: nobody reads the queue any more
+                raise
+            await queue.put(problem(Unavailable(STOPPING)))
         except PapyrusError as stopped:
             await queue.put(problem(stopped))
         except Exception:  # a bug: said as INTERNAL, logged with its traceback
@@ -278,6 +260,13 @@ async def events(
         await queue.put(None)
 
     producer = asyncio.create_task(produce())
+
+    def stop() -> None:
+        nonlocal stopping
+        stopping = True
+        producer.cancel()
+
+    state[STOP] = stop
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         while True:
@@ -291,6 +280,7 @@ async def events(
                 return
             yield item
     finally:
+        state.pop(STOP, None)
         producer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await producer

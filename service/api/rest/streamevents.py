@@ -7,7 +7,7 @@ their bytes on the wire (docs/API.md "Push for REST clients (Server-Sent Events)
 * ``StreamProblem``, the data of a ``problem`` event, why the stream stops.
 
 ``message`` writes one event (``data`` is one line of JSON); ``EVENT_DATA`` names each event's
-model, for the OpenAPI document (``stream.documented``).
+model, for the OpenAPI document (``documented``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ from service.api.rest.shaped import shown
 from service.api.rest.typedactions import ShownAction
 from service.api.shapes import clocks
 from service.app.errors import PapyrusError
+
+MEDIA_TYPE = "text/event-stream"
+#: seconds between two comment lines on a quiet stream (nginx's default read timeout is 60)
+HEARTBEAT = 15.0
+PATH = "/games/{id}/stream"
 
 
 class GameChange(Shown):
@@ -99,3 +104,30 @@ def change(step: Any, kind: str) -> bytes:
 
 #: the data of each event of the stream, by the event's name
 EVENT_DATA = {"change": GameChange, "end": StreamEnd, "problem": StreamProblem}
+
+
+def documented(doc: dict[str, Any]) -> None:
+    """The stream's 200 in the OpenAPI document: ``text/event-stream``, a text (FastAPI writes
+    the model of a response as JSON), whose events' data are named in ``x-event-data`` (the
+    components FastAPI wrote from the models of ``EVENT_DATA``: generators make a class of
+    each, which a client fills from an event's ``data``)."""
+    operation = doc["paths"][PATH]["get"]
+    content = operation["responses"]["200"]["content"]
+    content.pop("application/json")
+    content[MEDIA_TYPE] = {
+        "schema": {"type": "string", "description": "Server-Sent Events (see the operation)."},
+        "x-event-data": {
+            name: {"$ref": f"#/components/schemas/{model.__name__}"}
+            for name, model in EVENT_DATA.items()
+        },
+    }
+
+
+STREAM_DESCRIPTION = (
+    'Server-Sent Events of the caller\'s log (docs/API.md "Push for REST clients"): `change` '
+    "events (`id`: the entry's number in the caller's log; `data`: a `GameChange`), an `end` "
+    "event (`data`: a `StreamEnd`) once the game is over and everything was sent, a `problem` "
+    "event (`data`: a `StreamProblem`) if the stream must stop, and a comment line every "
+    f"{HEARTBEAT:g} s. Resume with `Last-Event-ID` (or `after`): nothing is missed or sent "
+    "twice. 204: the game is over and there is nothing after that id."
+)
