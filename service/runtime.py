@@ -21,8 +21,10 @@ from service.app.bots.driver import BotDriver
 from service.app.clocks import Scheduler
 from service.app.limits import Limiter
 from service.app.now import OffsetFileClock, SystemClock
+from service.app.signing import Keyring
 from service.readmodels import ReadModels, Worker
 from service.settings import Settings
+from service.signatures import server_keyring
 from service.store.database import open_store
 from service.store.feed import Feed
 from service.store.limits import Counters
@@ -63,6 +65,7 @@ class Runtime:
             Limiter(counters, rates),
             game_cache=settings.game_cache,
             bot_bounds=settings.bot_bounds,
+            keyring=signing_keys(settings),
             clock=(
                 OffsetFileClock(settings.clock_offset_file)  # tests only
                 if settings.clock_offset_file
@@ -198,3 +201,11 @@ class Runtime:
             took = time.monotonic() - started
             if took > 1.0:
                 log.warning("stopping %s took %.1f s", name, took)
+
+
+def signing_keys(settings: Settings) -> Keyring:
+    """The keys that sign finished games (``service.signatures.server_keyring``)."""
+    keys = server_keyring(settings)
+    if keys.active is None:
+        log.warning("no signing key (--signing-key): exported games are not signed")
+    return keys

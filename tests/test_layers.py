@@ -29,6 +29,8 @@ ASSEMBLY = (
     "service",
     "service.asgi",
     "service.cli",
+    "service.signatures",
+    "service.maintenance",
     "service.settings",
     "service.runtime",
     "service.health",
@@ -60,6 +62,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "service.store",
         "domain",
         "eventsourcing",
+        "cryptography",  # the signatures of game records (service.app.signing)
     ),
     # the websocket connections (GraphQL's two protocols) reach strawberry through its adapter
     "service.api": (*SHARED_API, *APPLICATION, *SERVING, "graphql", *STRAWBERRY_ADAPTER),

@@ -10,6 +10,7 @@
 ``undo``       taking actions back (``Undo``)
 ``audit``      ``verifyLog``, the audit log, replays (``Audit``)
 ``archive``    export and import of finished games (``Archive``)
+``signing``    the signatures of finished games' chain heads (``Signing``)
 ``forks``      sandboxes forked from a game (``Forks``)
 ``clocks``     timed tables: expiries, reclaiming a seat, the clock view (``Clocks``)
 =============  ==========================================================================
@@ -36,6 +37,7 @@ from service.app.now import Clock, SystemClock
 from service.app.play import Play
 from service.app.redaction import RedactedReadModels, Redaction
 from service.app.seating import Seating
+from service.app.signing import Keyring, Signing
 from service.app.tables import Listener, Observer, Tables
 from service.app.undo import Undo
 from service.readmodels import ReadModels
@@ -54,13 +56,15 @@ class Application:
         game_cache: int = GAME_CACHE,
         clock: Clock | None = None,
         bot_bounds: BotBounds | None = None,
+        keyring: Keyring | None = None,
     ) -> None:
         """``observer``: told of store and ``act`` timings (the server's metrics);
         ``limiter``: the rate limits (none by default); ``game_cache``: games kept in memory
         (``service.app.cache``); ``clock``: the time timed tables' clocks read (the system's
         by default; tests hand in a ``FakeClock``); ``bot_bounds``: how many tables with bots
         and searching bots one account may have (``service.app.bots.bounds``; none by
-        default)."""
+        default); ``keyring``: the keys that sign finished games (``service.app.signing``;
+        none by default: nothing is signed)."""
         self.store = store
         self.limiter = limiter or Limiter()
         self.redaction = Redaction(store)
@@ -72,7 +76,8 @@ class Application:
         self.play = Play(self.tables)
         self.undo = Undo(self.tables)
         self.audit = Audit(self.tables)
-        self.archive = Archive(self.tables, self.audit)
+        self.signing = Signing(self.tables, keyring)
+        self.archive = Archive(self.tables, self.audit, self.signing)
         self.forks = Forks(self.tables, self.seating)
         self.breaker = Breaker()
         # a process that finds the store failing no longer answers from what it holds: its

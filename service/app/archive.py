@@ -16,6 +16,7 @@ from domain.registry import kinds, rules_for
 from service.app.audit import Audit
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, GameNotActive
+from service.app.signing import Signing
 from service.app.tables import Tables
 from service.store import GameTable, open_table
 
@@ -40,14 +41,17 @@ ENTRY_FIELDS = (
 class Archive:
     """``exportGame`` and ``importGame``."""
 
-    def __init__(self, tables_: Tables, audit: Audit) -> None:
+    def __init__(self, tables_: Tables, audit: Audit, signing: Signing | None = None) -> None:
         self.tables = tables_
         self.audit = audit
+        self.signing = signing or Signing(tables_)
 
     def export(self, game_id: str) -> dict[str, Any]:
         """The finished game as one document. Deleted players' names are redacted in it; the
         entries whose hash covered such a name are listed in ``redacted``, so that the
-        document still verifies (``domain.redaction``)."""
+        document still verifies (``domain.redaction``). A game this server played is signed:
+        ``signature`` holds the signature of its chain head (``domain.signature``), which
+        redaction does not change."""
         game = self.tables.get(game_id)
         table = game.table
         if table.status != tables.FINISHED:
@@ -84,6 +88,9 @@ class Archive:
         }
         if redacted:
             document["redacted"] = redacted
+        signed = self.signing.of_game(game_id)
+        if signed is not None:
+            document["signature"] = signed
         return document
 
     def import_game(self, caller: Caller, document: Any) -> GameTable:

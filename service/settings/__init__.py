@@ -1,6 +1,6 @@
 """Every setting of the server, declared once: name, type, default, environment variable,
 command-line option and help text (the declarations by job: ``server``, ``store``, ``http``,
-``limits``; the machinery that reads one: ``reading``).
+``limits``, ``signing``; the machinery that reads one: ``reading``).
 
 ``Settings()`` is the defaults alone (tests build it with keyword arguments);
 ``Settings.from_environment(environ, argv)`` reads the environment and the command line once:
@@ -25,12 +25,13 @@ from service.settings.http import HttpSettings
 from service.settings.limits import LimitSettings
 from service.settings.reading import SERVE, Spec, for_argparse, read, usage_error
 from service.settings.server import ServerSettings
+from service.settings.signing import SigningSettings
 from service.settings.store import StoreSettings
 from service.store.database import Database
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings(ServerSettings, StoreSettings, HttpSettings, LimitSettings):
+class Settings(ServerSettings, StoreSettings, HttpSettings, LimitSettings, SigningSettings):
     """All the settings: a value that fails its check is refused however it comes, from the
     command line, the environment or a test's keyword argument."""
 

@@ -17,6 +17,8 @@ from service.store.database import check_url
 SERVE = "serve"
 PROJECTIONS = "projections"
 BOTH = (SERVE, PROJECTIONS)
+#: ``papyrus keys``: the signing keys' settings and the database (where the generated key lives)
+KEYS = "keys"
 
 
 # -- parsing and checking one value ----------------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from service.api.logs import LOG_FORMATS
 from service.settings.reading import (
     BOTH,
+    KEYS,
     are_proxies,
     are_words,
     between,
@@ -44,7 +45,7 @@ class ServerSettings:
         "(postgres:// too)",
         parse=text,
         check=database_url,
-        commands=BOTH,
+        commands=(*BOTH, KEYS),
         metavar="URL",
     )
     host: str = setting(

@@ -32,7 +32,8 @@ class Query(GameQueries, ReadModelQueries):
         shown = await context.run(
             numbering.verification, context.app.tables, str(game_id), finding, context.caller
         )
-        return LogVerification(**shown)
+        signed = await context.run(context.app.signing.verdict, str(game_id), finding.ok)
+        return LogVerification(**shown, **signed)
 
     @strawberry.field(description="A finished game as one portable JSON document.")
     async def export_game(self, info: Info, game_id: GameID) -> JSON:

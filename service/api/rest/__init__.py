@@ -11,6 +11,7 @@ writes the OpenAPI 3.1 document from them (served at ``/api/v1/openapi.json``; c
 ``players``     registration, the caller
 ``games``       listing, opening and filling tables, playing
 ``timeline``    audit log, state at a version, replay, verify, export/import, undo, forks
+``keys``        the public keys that sign exported games
 ``readmodels``  summaries, lobby, profiles, leaderboards, statistics, read-model positions
 ``stream``      a game's changes as Server-Sent Events (push for REST clients)
 ``discovery``   ``/api/v1/``, an index of links, and ``/api/v1/docs``, the reference page
@@ -31,6 +32,7 @@ from service.api.rest import (
     catalog,
     discovery,
     games,
+    keys,
     players,
     readmodels,
     stream,
@@ -68,6 +70,7 @@ ROUTERS = (
     players.router,
     games.router,
     timeline.router,
+    keys.router,
     readmodels.router,
     board.router,
     catalog.router,

@@ -35,6 +35,7 @@ LINKS = (
     ("events", "GET", "/games/{id}/events", "The game's log as you may see it."),
     ("stream", "GET", "/games/{id}/stream", "The game's changes as Server-Sent Events."),
     ("export", "GET", "/games/{id}/export", "A finished game as one document."),
+    ("keys", "GET", "/keys", "The public keys that sign exported games."),
     ("lobby", "GET", "/lobby", "Open tables waiting for players."),
     ("catalog", "GET", "/catalog/{kind}", "A game's static data."),
     ("actionCatalog", "GET", "/catalog/{kind}/actions", "A game's actions and their fields."),

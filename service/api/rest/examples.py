@@ -67,7 +67,50 @@ SCHEMA_EXAMPLES: dict[str, list[tuple[str, Any]]] = {
     "GameSummary": [("A game in play", SUMMARY)],
     "SummaryPage": [("One page", {"items": [SUMMARY], "nextCursor": None, "totalCount": 1})],
     "Verification": [
-        ("A log that holds", {"ok": True, "checkedEvents": 177, "badVersion": None, "reason": None})
+        (
+            "A log that holds",
+            {"ok": True, "checkedEvents": 177, "badVersion": None, "reason": None},
+        ),
+        (
+            "A finished game's log, signed",
+            {
+                "ok": True,
+                "checkedEvents": 177,
+                "badVersion": None,
+                "reason": None,
+                "signedBy": "ed25519:3f0c6a9e1b2d4c57",
+                "signature": {
+                    "alg": "Ed25519",
+                    "keyId": "ed25519:3f0c6a9e1b2d4c57",
+                    "gameId": "0b1c5f4e-8a0d-4c1e-9c39-0f5a8a6f2d11",
+                    "head": "5d2c0f6e3b1a" + "0" * 52,
+                    "value": "Qk1Q" * 21 + "Qg==",
+                },
+            },
+        ),
+    ],
+    "SigningKeys": [
+        (
+            "An active key and a retired one",
+            {
+                "alg": "Ed25519",
+                "message": "papyrus/v1:game-head:{gameId}:{head}",
+                "keys": [
+                    {
+                        "keyId": "ed25519:3f0c6a9e1b2d4c57",
+                        "alg": "Ed25519",
+                        "publicKey": "7TSoDwwPlIOOyBBzSM/N1leJebm8jP4bJCKm5SFZT5g=",
+                        "status": "active",
+                    },
+                    {
+                        "keyId": "ed25519:90d2e1c4a7b36f08",
+                        "alg": "Ed25519",
+                        "publicKey": "A1+Vh0JkN3rQm8sR5tU2wXyZ4bC6dE9fG0hI7jK1lMo=",
+                        "status": "retired",
+                    },
+                ],
+            },
+        )
     ],
     "Problem": [
         (

@@ -124,11 +124,14 @@ async def replay(rt: Runtime, caller: Caller, request: Request, asked: Paged) ->
 async def verify_log(rt: Runtime, caller: Caller, game_id: GameId) -> Any:
     finding = await run(rt, rt.app.audit.verify, game_id)
     shown = await run(rt, numbering.verification, rt.app.tables, game_id, finding, caller)
+    signed = await run(rt, rt.app.signing.verdict, game_id, finding.ok)
     return {
         "ok": shown["ok"],
         "checkedEvents": shown["checked_events"],
         "badVersion": shown["bad_version"],
         "reason": shown["reason"],
+        "signedBy": signed["signed_by"],
+        "signature": signed["signature"],
     }
 
 
