@@ -7,6 +7,11 @@ the commitment recorded at creation (salted, ``SHA-256(salt || seed)``, when the
 is decided again from its recorded action with the randomness derived from the seed
 (``domain.randomness``) and must give exactly the recorded entries; the setup must be what the
 seed gives; table entries must follow the table's life; the final result must be the rules'.
+A timed table's clock is re-derived from its time control and the log's own times, each clock
+time anchored to the time its entry was recorded, every expiry, take-over and charge where the
+times put it, and the take-over bot's moves attributed to the bot (``domain.audit_clock``);
+what each entry records about its cause (rules version, seat, submitter) is checked by
+``domain.audit_causes``.
 It reports the first entry that does not hold, and why.
 """
 
@@ -18,9 +23,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from domain import audit_causes as causes
 from domain import clock as clocks
 from domain import redaction, undo
 from domain import table as tables
+from domain.audit_clock import ClockAudit
 from domain.contract import FORK_DEALT, Rules, RulesError
 from domain.engine import play, run_automatic
 from domain.log import GENESIS, Entry, entry_hash
@@ -119,17 +126,45 @@ def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
         if "clock" in entries[0].data and not clocks.is_control(entries[0].data["clock"]):
             raise ValueError("the clock is not a time control")
         fork_source_shape(table.forked_from, table.seats)
+        times = ClockAudit(table)  # a timed table's clock against the log's times
+        times.entry(table, entries[0])
     except Exception as failure:
         raise malformed(1, failure) from None
+    wrong = causes.rules_version_problem(table, entries[0]) or causes.table_entry_problem(
+        table, entries[0]
+    )
+    if wrong is not None:
+        raise Bad(1, wrong)
     for group in groups_of(entries[1:]):
+        first = group[0]
         try:
             check_group(table, group, rules)
+            started = causes.start_problem(group) if first.type == tables.GAME_STARTED else None
+            if started is not None:
+                raise Bad(*started)
+            if first.type not in tables.TABLE_EVENTS and first.command != FORK:
+                fault = causes.step_problem(table, group)
+                if fault is not None:
+                    raise Bad(*fault)
+                late = times.step(table, first, rules)
+                if late is not None:
+                    raise Bad(first.version, late)
         except Bad:
             raise
         except Exception as failure:
-            raise malformed(group[0].version, failure) from None
+            raise malformed(first.version, failure) from None
         for entry in group:
             try:
+                wrong = causes.rules_version_problem(table, entry) or (
+                    causes.table_entry_problem(table, entry)
+                    if entry.type in tables.TABLE_EVENTS
+                    else None
+                )
+                if wrong is not None:
+                    raise Bad(entry.version, wrong)
+                late = times.entry(table, entry)
+                if late is not None:
+                    raise Bad(entry.version, late)
                 check_table_entry(table, entry, rules)
             except Bad:
                 raise
@@ -139,6 +174,9 @@ def replay_and_check(entries: list[Entry], rules_of: Any) -> None:
                 table = tables.evolve(table, entry, rules)
             except Exception as failure:  # a broken entry must be reported, not crash the check
                 raise Bad(entry.version, f"the rules cannot apply it ({failure})") from None
+    unfinished = times.end()
+    if unfinished is not None:
+        raise Bad(*unfinished)
 
 
 def check_group(table: tables.Table, group: list[Entry], rules: Rules[Any]) -> None:

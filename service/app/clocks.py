@@ -55,7 +55,7 @@ class Clocks:
             clock = table.clock
             if clock is None or table.status != tables.ACTIVE:
                 raise NothingToDo
-            now = self.now()
+            now = command_time(game, self.now())
             late = clocks.expired(clock, now)
             if not late:
                 until = table.unattended_until()
@@ -99,10 +99,17 @@ class Clocks:
             if not mine or table.clock is None:
                 raise Conflict("None of your seats is taken over by a bot: nothing to reclaim.")
             for chosen in mine:
-                game.record(clocks.reclaim(table.clock, chosen, self.now()), actor=player)
+                now = command_time(game, self.now())
+                game.record(clocks.reclaim(table.clock, chosen, now), actor=player)
 
         game, _ = self.tables.command(game_id, decide)
         return game
+
+
+def command_time(game: GameTable, now: int) -> int:
+    """The time of the command deciding on ``game`` (``begin_command``), the one its entries
+    are stamped with; ``now`` outside a command."""
+    return getattr(game, "now_ms", None) or now
 
 
 def abandoned_for_time(seat: int) -> Event:

@@ -98,7 +98,7 @@ class Play:
             seat = pick_seat(rules, table.game, seats, wanted)
             acting[1] = seat
             if table.clock is not None and seat in clocks.expired(
-                table.clock, self.tables.clock.now_ms()
+                table.clock, getattr(game, "now_ms", None) or self.tables.clock.now_ms()
             ):  # the expiry is the scheduler's to record (``service.app.clocks``)
                 raise PapyrusError(
                     f"Seat {seat}'s time ran out: the table's policy applies now.",

@@ -4,7 +4,8 @@ entries (``service.app.tables`` holds the load-decide-save loop that calls these
 ``record_steps`` records one decided action as the entries the engine gave (the action itself
 kept on the first, for audits); ``finish_if_over`` records the end of a game once its rules give
 an outcome; ``settle_clock`` records the entries that keep a timed table's clock in step with
-who must act (``Tables.command`` calls it after every command that changed the game).
+who must act (``Tables.command`` calls it after every command that changed the game), at the
+command's one time (``begin_command``).
 ``replay_table`` rebuilds a table from its stored entries alone, with no store and no cache:
 audits and checks use it to compare against the table the log gave.
 
@@ -24,6 +25,7 @@ from domain.engine import Step
 from domain.log import Entry
 from domain.registry import rules_for
 from service.store import GameTable
+from service.store.entries import milliseconds
 
 
 def record_steps(
@@ -64,9 +66,21 @@ def replay_table(entries: Sequence[Entry]) -> tables.Table:
     return table
 
 
+def begin_command(game: GameTable, now: int) -> GameTable:
+    """``game``, about to be decided on at the application's time ``now``: the command's one
+    time, which its entries are stamped with and its clock entries read (``settle_clock``,
+    ``service.app.clocks``), never before the game's last entry (times never go back in a
+    log, whatever another process's clock says). ``domain.audit_clock`` holds every clock
+    entry's time to its entry's."""
+    game.now_ms = max(now, milliseconds(game.modified_on))
+    return game
+
+
 def settle_clock(game: GameTable, now: int) -> None:
     """Record the clock entries that make a timed table's clock agree with who must act now
-    (``domain.clock.settle``): the turns that ended are charged, the ones that began start."""
+    (``domain.clock.settle``): the turns that ended are charged, the ones that began start.
+    ``now``: the application's time, read as the command's (``begin_command``) if it has one."""
+    now = getattr(game, "now_ms", None) or now
     table = game.table
     if table.clock is None or table.status == tables.OPEN:
         return

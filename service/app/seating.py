@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+from datetime import datetime
 from typing import Any
 
 from domain import clock as clocks
@@ -29,6 +30,7 @@ from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, TableFull
 from service.app.tables import Tables, finish_if_over
 from service.store import GameTable, open_table
+from service.store.entries import stamp
 
 MAX_SEED_LENGTH = 200
 MAX_REASON_LENGTH = 200
@@ -77,8 +79,9 @@ class Seating:
             raise BadInput(str(refused)) from None
         if seed is not None and (not seed or len(seed) > MAX_SEED_LENGTH):
             raise BadInput(f"A seed is a non-empty string of at most {MAX_SEED_LENGTH} characters.")
+        at = stamp(self.tables.clock.now_ms())  # the application's time, as every command's
         game = new_table(
-            caller, kind, seats, normalized, seed, undo_allowed=undo_allowed, clock=clock
+            caller, kind, seats, normalized, seed, undo_allowed=undo_allowed, clock=clock, at=at
         )
         self.tables.save_new(game)
         return game
@@ -255,6 +258,7 @@ def new_table(
     undo_allowed: bool = True,
     forked_from: JSON | None = None,
     clock: JSON | None = None,
+    at: datetime | None = None,
 ) -> GameTable:
     """An open table created by ``caller`` (not saved yet). The salt of its commitment is always
     fresh secret entropy; the seed too unless the creator chose one (the table is then unranked).
@@ -275,4 +279,4 @@ def new_table(
         seed_chosen=chosen,
         clock=clock,
     )
-    return open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed)
+    return open_table(opened, rules_version=rules.version, actor=caller.player_id, seed=seed, at=at)

@@ -30,10 +30,10 @@ from domain.log import Entry
 from service.app.cache import GAME_CACHE, TIMELINES, GameCache, Memo
 from service.app.errors import BadInput, Conflict, NotFound
 from service.app.now import Clock, SystemClock
+from service.app.recording import begin_command, settle_clock
 from service.app.recording import finish_if_over as finish_if_over
 from service.app.recording import record_steps as record_steps
 from service.app.recording import replay_table as replay_table
-from service.app.recording import settle_clock
 from service.app.tails import KEEP, Tails
 from service.store import GameTable
 from service.store.database import Store
@@ -217,8 +217,8 @@ class Tables:
         the fresh game (whose own checks tell a real conflict from a harmless one). The game
         returned is the one the cache keeps from then on (no copy is taken): read it, never
         change it."""
-        for _ in range(MAX_RETRIES):
-            game = self.get(game_id)
+        for _ in range(MAX_RETRIES):  # the command's one time: ``begin_command``
+            game = begin_command(self.get(game_id), self.clock.now_ms())
             before = game.version
             try:
                 decide(game)

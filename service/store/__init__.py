@@ -36,7 +36,7 @@ from domain import table as tables
 from domain.contract import JSON, Event
 from domain.log import GENESIS, Entry
 from domain.registry import rules_for
-from service.store.entries import EntryFields, entry_of, imported_by, redacted_of, sealed
+from service.store.entries import EntryFields, entry_of, imported_by, redacted_of, sealed, stamp
 
 TOKEN_NAMESPACE = uuid.UUID("6c6f6e67-2d6c-6976-652d-706170797275")
 
@@ -78,6 +78,9 @@ class GameTable(Aggregate):
         redacted: list[int]
         commands: dict[str, tuple[int, int]]
         """Idempotency: each command id with the first and last version it recorded."""
+        now_ms: int | None
+        """The time of the command recording on the game (``Tables.command``), stamped on
+        its entries; absent outside a command."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameTable:
         """A private copy for a command or a reader: only what events change is copied."""
@@ -107,13 +110,17 @@ class GameTable(Aggregate):
         recorded_hash: str | None = None,
     ) -> None:
         """Record one entry after the last, sealed to it by its hash (``recorded_hash``: the
-        hash its source recorded, for an imported entry whose sealed name was erased)."""
+        hash its source recorded, for an imported entry whose sealed name was erased). Its time
+        is ``at``, else the time of the command recording it (``now_ms``, set by
+        ``Tables.command``), else the store's."""
+        now_ms = getattr(self, "now_ms", None)
+        when = at or (self.Recorded.create_timestamp() if now_ms is None else stamp(now_ms))
         self.trigger_event(
             self.Recorded,
             **sealed(
                 event,
                 self.version + 1,
-                at or self.Recorded.create_timestamp(),
+                when,
                 rules_version=self.table.rules_version,
                 after=(self.table.last_hash, self.table.seed, self.table.seed_salt),
                 recorded_hash=recorded_hash,

@@ -9,7 +9,7 @@ The events themselves (``GameTable.Opened`` and ``GameTable.Recorded``) stay in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain.contract import Event
@@ -60,6 +60,24 @@ def sealed(
     members = entry.content()
     del members["version"], members["at"]
     return {**members, "timestamp": timestamp, "hash": recorded_hash or entry_hash(entry, *after)}
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def stamp(ms: int) -> datetime:
+    """The time recorded on an entry for ``ms`` milliseconds since the epoch: a command's
+    entries carry the application's time of the command (``Tables.command``), the time its
+    clock entries read too, so that an audit can anchor them to each other
+    (``domain.audit_clock``)."""
+    return EPOCH + timedelta(milliseconds=ms)
+
+
+def milliseconds(at: datetime) -> int:
+    """``at`` in whole milliseconds since the epoch (a time without a zone is UTC)."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return (at - EPOCH) // timedelta(milliseconds=1)
 
 
 def imported_by(stored: Any) -> str | None:
