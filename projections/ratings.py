@@ -20,6 +20,8 @@ from domain import table as tables
 Row = dict[str, Any]
 START = 1500.0
 K = 32.0
+#: the rating points a row keeps (its ``history``, oldest first): the last ones
+HISTORY = 60
 
 
 def expected(player: float, opponent: float) -> float:
@@ -99,12 +101,14 @@ def rate_game(current: dict[str, Row | None], summary: Row) -> dict[str, Row]:
     after = elo(before, [ranks[seat] for seat, _, _ in seats])
     for (seat, pid, name), rating in zip(seats, after, strict=True):
         row = rows[pid]
+        point = {"game_id": summary["game_id"], "rating": rating, "at": summary.get("updated_at")}
         row.update(
             name=name,
             rating=rating,
             games=row["games"] + 1,
             wins=row["wins"] + int(ranks[seat] == 1),
             peak=max(row["peak"], rating),
+            history=[*row.get("history", []), point][-HISTORY:],
         )
     return rows
 

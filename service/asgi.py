@@ -148,6 +148,10 @@ def create_app(settings: Settings | None = None) -> Dispatch:
         Route(BOARD_PATH, board_modules(registry.game)),
         Mount("/app", app=StaticFiles(directory=WEB_STATIC), name="web"),
         Route("/games/{game_id}", game_page),
+        Route("/leaderboards", game_page),
+        Route("/leaderboards/{kind}", game_page),
+        Route("/players/{player_id}", game_page),
+        Route("/my-games", game_page),
     ]
 
     def too_large(scope: Scope, limit: int) -> Response:

@@ -1655,6 +1655,10 @@ export interface LogVerification {
   badVersion: number | null;
   /** What does not hold at `badVersion`; null when ok. */
   reason: string | null;
+  /** The id of the server key that signs this finished game's chain head (its export carries the signature; the public keys are at `GET /api/v1/keys`); null for a game not finished, an imported copy, a log that does not hold, or a server without a signing key. */
+  signedBy: string | null;
+  /** The signature of the chain head, as an export carries it: `{alg, keyId, gameId, head, value}` (docs/API.md, "Signed records"); null when `signedBy` is. */
+  signature: JSONValue | null;
 }
 
 /** A legal action with a label for a user interface. */
@@ -1844,6 +1848,25 @@ export interface PlayerProfile {
   averageThinkingMs: number | null;
 }
 
+/** A player's rating in one game kind, with its history (the latest rated games). */
+export interface PlayerRating {
+  __typename?: "PlayerRating";
+  /** Which game. */
+  kind: GameKind;
+  /** The player's place on the kind's leaderboard, 1 = best rating. */
+  rank: number;
+  /** The current Elo rating. */
+  rating: number;
+  /** Rated games played in this kind. */
+  games: number;
+  /** Of those, games won (a shared win counts). */
+  wins: number;
+  /** The highest rating the player ever had. */
+  peak: number;
+  /** The rating after each of the player's latest rated games of this kind (up to 60), oldest first; the rating before the first one is 1500 when `games` is their count. */
+  history: Array<RatingPoint>;
+}
+
 /** What `registerPlayer` returns: the new player and its token. */
 export interface PlayerSession {
   __typename?: "PlayerSession";
@@ -1878,6 +1901,8 @@ export interface Query {
   player: PlayerProfile | null;
   /** Ratings (multi-player Elo) of one game, best first. */
   leaderboard: RatingConnection;
+  /** A player's ratings, one per game kind they were rated in, each with its place on the leaderboard and its recent history (the profile's chart). */
+  playerRatings: Array<PlayerRating>;
   /** Points by scoring source over the finished games of a kind. */
   statistics: GameStatistics;
   /** How far each read model has applied the event store. */
@@ -1974,6 +1999,12 @@ export interface QueryLeaderboardArgs {
   after?: string | null;
 }
 
+/** The arguments of `Query.playerRatings`. */
+export interface QueryPlayerRatingsArgs {
+  /** The player's id. */
+  player: string;
+}
+
 /** The arguments of `Query.statistics`. */
 export interface QueryStatisticsArgs {
   /** Which game. */
@@ -2031,6 +2062,17 @@ export interface RatingEdge {
   cursor: string;
   /** The line. */
   node: Rating;
+}
+
+/** A player's rating right after one rated game. */
+export interface RatingPoint {
+  __typename?: "RatingPoint";
+  /** The rated game (`game(id:)`; its replay). */
+  gameId: string;
+  /** The player's Elo rating right after it. */
+  rating: number;
+  /** When the game finished (ISO 8601, UTC). */
+  at: string | null;
 }
 
 /** How far one read model has applied the store's notifications. */

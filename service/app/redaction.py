@@ -247,3 +247,9 @@ class RedactedReadModels:
 
     def leaderboard(self, kind: str, limit: int, offset: int = 0) -> list[Row]:
         return self._redaction.rows(self._readmodels.leaderboard(kind, limit, offset))
+
+    def player_ratings(self, player_id: str) -> list[tuple[int, Row]]:
+        return [
+            (rank, self._redaction.row(row) or row)
+            for rank, row in self._readmodels.player_ratings(player_id)
+        ]

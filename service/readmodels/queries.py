@@ -171,6 +171,25 @@ class Queries:
             ).one()
         return int(total)
 
+    def player_ratings(self, player_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """(leaderboard place, row) of the player's rating in each kind they were rated in,
+        by kind; the place as ``leaderboard`` orders it (rating, then player id)."""
+        self.fresh()
+        with self.sql.read() as cur:
+            rows = cur.execute(
+                "SELECT kind, rating, row FROM papyrus_ratings WHERE player_id = ? ORDER BY kind",
+                (player_id,),
+            ).all()
+            found = []
+            for kind, rating, row in rows:
+                (ahead,) = cur.execute(
+                    "SELECT COUNT(*) FROM papyrus_ratings WHERE kind = ?"
+                    " AND (rating > ? OR (rating = ? AND player_id < ?))",
+                    (kind, rating, rating, player_id),
+                ).one()
+                found.append((int(ahead) + 1, json.loads(row)))
+        return found
+
     def statistics(self, kind: str) -> dict[str, Any]:
         self.fresh()
         with self.sql.read() as cur:

@@ -89,8 +89,8 @@ def test_a_game_without_a_board_is_created_played_and_replayed_on_the_generic_bo
     assert board.get_by_role("heading", name="The game").is_visible()
     players = board.locator("table[data-key=players]")
     assert players.locator("th").first.inner_text() == "Seat"
-    assert "Una (seat 0)" in players.inner_text()
-    assert "Bot 1 (seat 1)" in players.inner_text()
+    assert "Una (seat 1)" in players.inner_text()
+    assert "Bot 2 (random)" in players.inner_text()
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=actions] button[data-move]').length > 0"
     )

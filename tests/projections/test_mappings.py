@@ -176,3 +176,13 @@ def test_a_bot_counts_against_the_account_that_seated_it_until_its_game_is_over(
     assert bots.ends(entry(9, "game_abandoned", {"reason": "abandoned"}))
     assert bots.ends(entry(9, "game_finished", {"scores": [1], "winners": [0], "ranks": [1]}))
     assert not bots.ends(seated)
+
+
+def test_a_rating_keeps_its_history_point_by_point() -> None:
+    first = ratings.rate_game({}, FINISHED)
+    second = ratings.rate_game(first, {**FINISHED, "game_id": "g2", "ranks": [1, 2, 3]})
+    history = second["b"]["history"]
+    assert [p["game_id"] for p in history] == ["g1", "g2"]
+    assert history[0]["rating"] == first["b"]["rating"] > 1500
+    assert history[-1]["rating"] == second["b"]["rating"] < history[0]["rating"]
+    assert history[0]["at"] == FINISHED["updated_at"]

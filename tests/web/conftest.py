@@ -71,8 +71,11 @@ class Web:
     documents: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     page: Any = None
 
-    def context(self, viewport: dict[str, int] | None = None, token: str | None = None) -> Any:
-        context = self.browser.new_context(viewport=viewport or DESKTOP)
+    def context(
+        self, viewport: dict[str, int] | None = None, token: str | None = None, **options: Any
+    ) -> Any:
+        """``options``: more of Playwright's ``new_context`` (``is_mobile``, ``has_touch``)."""
+        context = self.browser.new_context(viewport=viewport or DESKTOP, **options)
         origin = urlsplit(self.server.url)
 
         def elsewhere(url: str) -> bool:
@@ -95,10 +98,14 @@ class Web:
         return context
 
     def open(
-        self, path: str = "/", token: str | None = None, viewport: dict[str, int] | None = None
+        self,
+        path: str = "/",
+        token: str | None = None,
+        viewport: dict[str, int] | None = None,
+        **options: Any,
     ) -> Any:
         """A new page (in a new context) of the client at ``path``."""
-        page = self.context(viewport, token).new_page()
+        page = self.context(viewport, token, **options).new_page()
         page.on(
             "console",
             lambda message: (

@@ -242,7 +242,7 @@ def test_an_undo_request_is_answered_from_the_page(web: Web) -> None:
     )
     accept = page.get_by_test_id("undo-accept")
     accept.wait_for(timeout=10000)
-    assert "Seat 1 asks" in page.get_by_test_id("undo-request").inner_text()
+    assert "Jon (seat 2) asks" in page.get_by_test_id("undo-request").inner_text()
     assert page.get_by_test_id("undo-refuse").is_visible()
     accept.click()
     page.wait_for_function("() => !document.querySelector('[data-testid=undo-request]')")

@@ -51,9 +51,9 @@ def test_register_create_tables_and_see_another_client_join_live(web: Web) -> No
     row = listed(page, imhotep)
     options = row.get_by_test_id("options").inner_text()
     assert "Pyramids B" in options and "Wrath of the Pharaoh" in options
-    assert "seat 1 starts" in options
+    assert "seat 2 starts" in options  # seats counted from 1
     assert row.get_by_test_id("free-seats").inner_text() == "2 free"
-    assert "Seat 0: Erin" in row.inner_text()
+    assert "Seat 1: Erin" in row.inner_text()
 
     page.get_by_test_id("create-kind").select_option("AMUN_RE")
     page.get_by_test_id("opt-afterlife").check()
@@ -89,7 +89,7 @@ def test_register_create_tables_and_see_another_client_join_live(web: Web) -> No
         arg=imhotep,
         timeout=10000,
     )
-    assert "Seat 1: Frank" in listed(page, imhotep).inner_text()
+    assert "Seat 2: Frank" in listed(page, imhotep).inner_text()
     assert web.outside == []
     assert web.console_errors == []
     erin.close()
@@ -130,12 +130,12 @@ def test_join_and_add_a_bot_from_the_lobby_then_play(web: Web) -> None:
         ".textContent === '1 free'",
         arg=game_id,
     )
-    assert "Seat 0: Kim" in listed(page, game_id).inner_text()
+    assert "Seat 1: Kim" in listed(page, game_id).inner_text()
     assert not listed(page, game_id).get_by_test_id(f"join-{game_id}").count()  # seated
     listed(page, game_id).get_by_test_id(f"bot-{game_id}").click()
     page.wait_for_url(f"**/games/{game_id}")
     page.wait_for_selector("[data-testid=board-svg]")
-    assert "Kim (seat 0)" in page.get_by_test_id("you").inner_text()
+    assert "Kim (seat 1)" in page.get_by_test_id("you").inner_text()
     game = kim.gql(
         "query($g: ID!) { game(id: $g) { status mySeat seats { isBot } } }", {"g": game_id}
     )["game"]

@@ -13,11 +13,12 @@
 // board reads the typed view's enum values (UPPER_SNAKE) and the catalog's ids (lower) alike.
 //
 // VIEW, VIEW_NAME: the typed-view fragment the game page and the replay ask for, and its name.
+// describeEvent(event) -> what a seat's event did, in a few words, for the game page's live region.
 // optionControls(h, {seats}) -> {nodes, read()}: the lobby's controls for a new table's options
 //   (the variants and Expanded Pack modules) and the options they say; START_PLAYER: the game
 //   takes `start_player`; describeOptions(options): a table's options in one line.
 
-import {SEAT_STYLES, clickable, el, lower as lc, piece, title} from "../svg.js";
+import {SEAT_STYLES, clickable, contentWidth, el, lower as lc, piece, title} from "../svg.js";
 
 // `discards` is an alias: a selection over the GameView union cannot hold the same response key
 // with two types, and another game's view may have a `discardPile` of another type.
@@ -82,10 +83,48 @@ const SHORT = {
 
 const words = (id) => String(id ?? "").toLowerCase().replace(/_/g, " ");
 const seatStyle = (seat) => SEAT_STYLES[seat % SEAT_STYLES.length];
-const seatName = (seat, names) => (names && names[seat] ? names[seat] : `Seat ${seat}`);
+// seats numbered from 1 where a person reads them (`seat` values stay 0-based)
+const seatName = (seat, names) => (names && names[seat] ? names[seat] : `Seat ${seat + 1}`);
 
 function text(x, y, content, attrs = {}) {
   return el("text", {x, y, "font-size": 13, fill: INK, ...attrs}, content);
+}
+
+// Sizes of the board: on a touch screen or a narrow one (a phone) every place to tap is at least
+// TAP units, and the drawing is never shown smaller than its units (set by drawBoard); the
+// smallest text is 12 units.
+let TOUCH = false;
+const TAP = 44;
+const chipHeight = (small) => (TOUCH ? TAP : small);
+
+// `content` cut into lines of at most `width` units at `size` units (an estimate of the glyphs'
+// width, on the wide side), at most `most` lines; between its facts (" · ") when it has any, else
+// between words.
+function lines(content, width, size = 12, most = 4) {
+  const per = Math.max(8, Math.floor(width / (size * 0.57)));
+  const sep = String(content).includes(" · ") ? " · " : " ";
+  const out = [];
+  let line = "";
+  for (const word of String(content).split(sep)) {
+    if (line && (line + sep + word).length > per) {
+      out.push(line);
+      line = word;
+    } else {
+      line = line ? `${line}${sep}${word}` : word;
+    }
+  }
+  if (line) out.push(line);
+  return out.slice(0, most);
+}
+
+// Text over as many lines as it takes: one <text> with a <tspan> per line; its height.
+function textLines(x, y, content, width, attrs = {}, step = 16) {
+  const size = Number(attrs["font-size"] ?? 13);
+  const parts = lines(content, width, size, attrs.most ?? 4);
+  const {most, ...rest} = attrs;
+  const node = text(x, y, parts[0] ?? "", rest);
+  parts.slice(1).forEach((part, i) => node.append(el("tspan", {x, y: y + (i + 1) * step}, part)));
+  return {node, height: parts.length * step};
 }
 
 function token(seat, cx, cy, r, names) {
@@ -97,7 +136,7 @@ function chip(x, y, w, h, caption, index, entry, onAction, attrs = {}) {
   const group = el("g", {"data-action": index, "data-testid": `action-${index}`, class: "chip", ...attrs},
     title(entry.label),
     el("rect", {x, y, width: w, height: h, rx: 4, fill: "#fff", stroke: "#1a5fb4", "stroke-width": 1.5}),
-    text(x + w / 2, y + h / 2 + 4, caption, {"text-anchor": "middle", "font-size": 11, fill: "#1a5fb4", "font-weight": 700}));
+    text(x + w / 2, y + h / 2 + 4, caption, {"text-anchor": "middle", "font-size": 12, fill: "#1a5fb4", "font-weight": 700}));
   return clickable(group, entry.label, () => onAction(entry.action));
 }
 
@@ -141,7 +180,7 @@ function provinceBox(p, state, geometry, ctx) {
     group.append(title(`${p.name}: not revealed yet`),
       el("rect", {x, y, width: w, height: h, rx: 6, fill: "#e6e1d6", stroke: "#b9b2a3", "stroke-dasharray": "4 3"}),
       text(x + 8, y + 18, p.name, {fill: "#8a8478", "font-weight": 700}),
-      text(x + 8, y + 36, "not revealed", {fill: "#8a8478", "font-size": 11}));
+      text(x + 8, y + 36, "not revealed", {fill: "#8a8478", "font-size": 12}));
     return group;
   }
   const owner = state.owner;
@@ -164,7 +203,7 @@ function provinceBox(p, state, geometry, ctx) {
   }
   // pieces: pyramids (triangles), loose stones (squares), farmers on fields (filled / free)
   let cx = x + 10;
-  const py = y + 38;
+  const py = y + 45;
   for (let i = 0; i < state.pyramids; i += 1, cx += 15) {
     group.append(el("polygon", {points: `${cx},${py + 6} ${cx + 12},${py + 6} ${cx + 6},${py - 7}`, fill: "#d9b25f", stroke: "#7a5a12"}));
   }
@@ -188,23 +227,24 @@ function provinceBox(p, state, geometry, ctx) {
   const cards = p.bonus.favourCards ?? p.bonus.favour_cards;
   if (cards) bonus.push(`${cards}c`);
   const facts = [`mine ${p.mine}`, `caravan ${p.caravan}`, `limit ${p.cardLimit}`];
-  if (bonus.length && w > 220) facts.push(`bonus ${bonus.join(" ")}`);
-  group.append(text(x + 8, y + 58, facts.join(" · "), {"font-size": 10.5, fill: MUTED}));
+  if (bonus.length) facts.push(`bonus ${bonus.join(" ")}`);
+  group.append(textLines(x + 8, y + 67, facts.join(" · "), w - 16, {"font-size": 12, fill: MUTED, most: 3}, 15).node);
   const badges = [];
   if (pharaoh && lc(pharaoh) === p.id) badges.push("Pharaoh");
   for (const placed of statues) if (lc(placed.province) === p.id) badges.push(words(placed.statue));
   if (auction) badges.push("for auction");
   if (badges.length) {
-    group.append(text(x + w - 8, y + 32, badges.join(", "), {"text-anchor": "end", "font-size": 10, fill: GOLD, "font-style": "italic"}));
+    group.append(text(x + w - 8, y + 32, badges.join(", "), {"text-anchor": "end", "font-size": 12, fill: GOLD, "font-style": "italic"}));
   }
   // the actions placed on this province
   const mine = places.province.get(p.id) || [];
   let chipX = x + w - 6;
+  const chipH = chipHeight(20);
   for (const {entry, index, type} of mine.slice().reverse()) {
     const caption = SHORT[type] || words(type);
-    const cw = Math.max(40, caption.length * 6.5 + 10);
+    const cw = Math.max(TOUCH ? TAP : 40, caption.length * 7.2 + 12);
     chipX -= cw;
-    group.append(chip(chipX, y + h - 22, cw, 18, caption, index, entry, onAction));
+    group.append(chip(chipX, y + h - chipH - 4, cw, chipH, caption, index, entry, onAction));
     chipX -= 4;
   }
   return group;
@@ -212,9 +252,12 @@ function provinceBox(p, state, geometry, ctx) {
 
 function nile(view, catalog, ctx, layout) {
   const {mapX, mapW, top} = layout;
-  const rowH = 76;
+  // a row: the name, the pieces, two lines of facts, and the chips of the viewer's actions on a
+  // province when it has any
+  const chips = ctx.places.province.size ? chipHeight(20) + 6 : 0;
+  const rowH = (mapW < 440 ? 112 : 96) + chips; // narrow provinces: three lines of facts
   const gap = 16;
-  const nileW = layout.narrow ? 30 : 56;
+  const nileW = mapW < 500 ? 30 : 56;
   const boxW = (mapW - nileW - 16) / 2;
   const rows = mapRows(catalog);
   const seen = new Map((view.provinces || []).map((p) => [lc(p.id), p]));
@@ -223,11 +266,11 @@ function nile(view, catalog, ctx, layout) {
     title("The Nile: west bank on the left, east bank on the right, the delta (lower Egypt) at the top"),
     el("rect", {x: mapX, y: top, width: mapW, height, rx: 8, fill: SAND}),
     el("rect", {x: mapX + boxW + 8, y: top + 20, width: nileW, height: height - 24, fill: NILE, rx: 12}),
-    text(mapX + 8, top + 15, "West bank", {"font-size": 11, fill: MUTED, "font-weight": 700}),
-    text(mapX + mapW - 8, top + 15, "East bank", {"font-size": 11, fill: MUTED, "font-weight": 700, "text-anchor": "end"}),
-    text(mapX + mapW / 2, top + 15, "Nile", {"font-size": 11, fill: "#1d4f80", "font-weight": 700, "text-anchor": "middle"}));
+    text(mapX + 8, top + 15, "West bank", {"font-size": 12, fill: MUTED, "font-weight": 700}),
+    text(mapX + mapW - 8, top + 15, "East bank", {"font-size": 12, fill: MUTED, "font-weight": 700, "text-anchor": "end"}),
+    text(mapX + mapW / 2, top + 15, "Nile", {"font-size": 12, fill: "#1d4f80", "font-weight": 700, "text-anchor": "middle"}));
   const rowY = (row) => top + 22 + row * rowH + (row >= 4 ? gap : 0);
-  const label = (caption, cy) => text(0, 0, caption, {"text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": 700,
+  const label = (caption, cy) => text(0, 0, caption, {"text-anchor": "middle", "font-size": 12, fill: "#fff", "font-weight": 700,
     "letter-spacing": 1, transform: `translate(${mapX + mapW / 2 + 4} ${cy}) rotate(-90)`});
   group.append(
     label("LOWER EGYPT (delta)", rowY(0) + 2 * rowH),
@@ -254,10 +297,13 @@ function header(view, layout, names) {
   const acting = (view.toAct || []).map((s) => seatName(s, names)).join(", ");
   const second = [acting ? `To act: ${acting}` : "Nobody to act"];
   if (view.decision) second.push(`deciding: ${words(view.decision)}`);
-  const group = el("g", {"data-testid": "header"},
-    text(layout.mapX, 20, parts.filter(Boolean).join(" · "), {"font-weight": 700, "font-size": 15, "data-testid": "phase"}));
-  group.append(text(layout.mapX, 38, second.join(" · "), {"font-size": 12, fill: MUTED, "data-testid": "to-act"}));
-  return group;
+  const first = textLines(layout.mapX, 20, parts.filter(Boolean).join(" · "), layout.mapW,
+    {"font-weight": 700, "font-size": 15, "data-testid": "phase", most: 2}, 19);
+  const group = el("g", {"data-testid": "header"}, first.node);
+  const shown = textLines(layout.mapX, 20 + first.height, second.join(" · "), layout.mapW,
+    {"font-size": 12, fill: MUTED, "data-testid": "to-act", most: 2});
+  group.append(shown.node);
+  return {node: group, height: 4 + first.height + shown.height};
 }
 
 function auctionPanel(view, catalog, ctx, x, y, w) {
@@ -270,42 +316,50 @@ function auctionPanel(view, catalog, ctx, x, y, w) {
     group.append(text(x, cy + 12, view.auction ? "No province cards" : "No auction now", {fill: MUTED, "font-size": 12}));
     return {node: group, height: 44};
   }
-  const cellW = Math.min(36, (w - 4) / track.length);
+  // the bid spaces: one row, or rows of spaces as wide as a finger on a touch screen
+  const perRow = TOUCH ? Math.max(1, Math.min(track.length, Math.floor((w + 4) / (TAP + 4)))) : track.length;
+  const cellW = TOUCH ? Math.min(TAP + 4, (w + 4) / perRow) : Math.min(36, (w - 4) / track.length);
+  const cellH = TOUCH ? TAP : 26;
+  const trackRows = Math.ceil(track.length / perRow);
   for (const card of cards) {
     const id = lc(card.province);
     const notes = [];
     if (card.standing !== null && card.standing !== undefined) notes.push(`standing: ${seatName(card.standing, ctx.names)}`);
     if (card.protected) notes.push("protected");
     if (card.blocked !== null && card.blocked !== undefined) notes.push(`${card.blocked} blocked`);
-    const row = el("g", {"data-testid": `auction-${id}`},
-      text(x, cy + 12, `${provinceName(id)}${notes.length ? ` — ${notes.join(", ")}` : ""}`, {"font-size": 12, "font-weight": 600}));
+    const heading = textLines(x, cy + 12, `${provinceName(id)}${notes.length ? ` — ${notes.join(", ")}` : ""}`, w,
+      {"font-size": 12, "font-weight": 600}, 15);
+    const row = el("g", {"data-testid": `auction-${id}`}, heading.node);
+    const top = cy + heading.height + 2;
     const bids = new Map((ctx.places.bid.get(id) || []).map((item) => [item.entry.action.value, item]));
     track.forEach((value, i) => {
-      const cx = x + i * cellW;
+      const cx = x + (i % perRow) * cellW;
+      const cellY = top + Math.floor(i / perRow) * (cellH + 4);
       const scribes = (card.scribes || []).filter((s) => s.value === value);
       const bid = bids.get(value);
       if (bid) {
-        row.append(chip(cx + 1, cy + 17, cellW - 3, 26, String(value), bid.index, bid.entry, ctx.onAction));
+        row.append(chip(cx + 1, cellY, cellW - 3, cellH, String(value), bid.index, bid.entry, ctx.onAction));
         return;
       }
       const blocked = card.blocked === value;
-      row.append(el("rect", {x: cx + 1, y: cy + 17, width: cellW - 3, height: 26, rx: 3,
+      row.append(el("rect", {x: cx + 1, y: cellY, width: cellW - 3, height: cellH, rx: 3,
         fill: blocked ? "#d6d6d6" : "#f5efe0", stroke: "#b3a27a"}));
       if (scribes.length) {
-        scribes.forEach((s, k) => row.append(token(s.seat, cx + cellW / 2 - 1 + k * 4, cy + 30, 9, ctx.names)));
+        scribes.forEach((s, k) => row.append(token(s.seat, cx + cellW / 2 - 1 + k * 4, cellY + cellH / 2, 9, ctx.names)));
       } else {
-        row.append(text(cx + cellW / 2 - 1, cy + 34, blocked ? "✕" : String(value), {"text-anchor": "middle", "font-size": 11, fill: MUTED}));
+        row.append(text(cx + cellW / 2 - 1, cellY + cellH / 2 + 4, blocked ? "✕" : String(value), {"text-anchor": "middle", "font-size": 12, fill: MUTED}));
       }
       if (scribes.length) row.lastChild.prepend(title(`${scribes.map((s) => seatName(s.seat, ctx.names)).join(", ")}: ${value}${scribes.some((s) => s.standing) ? " (standing)" : ""}`));
     });
     group.append(row);
-    cy += 50;
+    cy = top + trackRows * (cellH + 4) + 6;
   }
   const status = view.auction?.status || [];
   if (status.length) {
     const line = status.map((s, seat) => `${seatName(seat, ctx.names)}: ${words(s)}`).join(" · ");
-    group.append(text(x, cy + 12, line, {"font-size": 11, fill: MUTED, "data-testid": "auction-status"}));
-    cy += 18;
+    const shown = textLines(x, cy + 12, line, w, {"font-size": 12, fill: MUTED, "data-testid": "auction-status"});
+    group.append(shown.node);
+    cy += shown.height + 2;
   }
   return {node: group, height: cy - y + 4};
 }
@@ -333,7 +387,7 @@ function offeringPanel(view, ctx, x, y, w) {
         text(x + 24, cy + 13, `${seatName(seat, ctx.names)}: ${state}`, {"font-size": 12})));
       cy += 20;
     });
-    if (view.finalSale && !view.offering) group.append(text(x, cy + 10, "(final sale)", {"font-size": 11, fill: MUTED}));
+    if (view.finalSale && !view.offering) group.append(text(x, cy + 10, "(final sale)", {"font-size": 12, fill: MUTED}));
   } else if (revealed) {
     group.append(text(x, cy + 12, "Revealed:", {"font-size": 12, fill: MUTED}));
     cy += 16;
@@ -353,56 +407,70 @@ function offeringPanel(view, ctx, x, y, w) {
     const bits = [];
     if (you.adjustment) bits.push(`adjustment ${you.adjustment > 0 ? "+" : ""}${you.adjustment}`);
     if (marked.length) bits.push(`marked for sale: ${marked.join(", ")}`);
-    group.append(text(x, cy + 12, `Yours (private): ${bits.join("; ")}`, {"font-size": 11, fill: MUTED, "data-testid": "offering-private"}));
-    cy += 18;
+    const mine = textLines(x, cy + 12, `Yours (private): ${bits.join("; ")}`, w, {"font-size": 12, fill: MUTED, "data-testid": "offering-private"});
+    group.append(mine.node);
+    cy += mine.height + 2;
   }
   const items = ctx.places.offering;
   if (items.length) {
-    const per = Math.max(5, Math.floor(w / 38));
-    items.forEach((item, i) => {
+    const size = TOUCH ? TAP : 34;
+    const chipH = chipHeight(22);
+    const per = Math.max(2, Math.floor((w + 4) / (size + 4)));
+    let col = 0;
+    let row = 0;
+    items.forEach((item) => {
       const caption = item.type === "commit_theft" ? "steal" : String(item.entry.action.gold);
-      const cw = item.type === "commit_theft" ? 70 : 34;
-      const col = i % per;
-      const row = Math.floor(i / per);
-      group.append(chip(x + col * 38, cy + 4 + row * 26, cw, 22, caption, item.index, item.entry, ctx.onAction));
+      const span = item.type === "commit_theft" ? 2 : 1;
+      if (col + span > per) {
+        col = 0;
+        row += 1;
+      }
+      const cw = span * size + (span - 1) * 4;
+      group.append(chip(x + col * (size + 4), cy + 4 + row * (chipH + 4), cw, chipH, caption, item.index, item.entry, ctx.onAction));
+      col += span;
     });
-    cy += 8 + Math.ceil(items.length / per) * 26;
+    cy += 8 + (row + 1) * (chipH + 4);
   }
   return {node: group, height: cy - y + 6};
 }
 
-function phasePanel(view, ctx, x, y) {
-  const lines = [];
+function phasePanel(view, ctx, x, y, w) {
+  const rows = [];
   const names = ctx.names;
   const turn = (t) => (t === null || t === undefined ? "" : `${seatName(t, names)}'s turn`);
   if (view.market) {
     const m = view.market;
-    lines.push(`Market: ${turn(m.turn)}${m.toPlace ? `, to place ${m.toPlace.count} ${words(m.toPlace.kind)}` : ""}`);
-    if (m.lastPurchase) lines.push(`last purchase: ${words(m.lastPurchase)}, ${m.cardsBought} card(s) bought`);
+    rows.push(`Market: ${turn(m.turn)}${m.toPlace ? `, to place ${m.toPlace.count} ${words(m.toPlace.kind)}` : ""}`);
+    if (m.lastPurchase) rows.push(`last purchase: ${words(m.lastPurchase)}, ${m.cardsBought} card(s) bought`);
   }
   if (view.gifts) {
     const g = view.gifts;
-    lines.push(`Gifts: ${turn(g.turn)}, ${g.giftsLeft} left${g.toPlace ? `, to place ${g.toPlace.count} ${words(g.toPlace.kind)}` : ""}`);
-    lines.push(`gift order: ${g.order.map((s) => seatName(s, names)).join(", ")}`);
+    rows.push(`Gifts: ${turn(g.turn)}, ${g.giftsLeft} left${g.toPlace ? `, to place ${g.toPlace.count} ${words(g.toPlace.kind)}` : ""}`);
+    rows.push(`gift order: ${g.order.map((s) => seatName(s, names)).join(", ")}`);
   }
   if (view.harvest) {
     const hv = view.harvest;
-    lines.push(`Harvest: ${turn(hv.turn)}`);
-    for (const green of hv.green || []) lines.push(`${words(green.card)} in ${words(green.province)}`);
+    rows.push(`Harvest: ${turn(hv.turn)}`);
+    for (const green of hv.green || []) rows.push(`${words(green.card)} in ${words(green.province)}`);
   }
-  if (view.pharaoh) lines.push(`Pharaoh: ${view.pharaoh.province ? words(view.pharaoh.province) : "not placed"}`);
+  if (view.pharaoh) rows.push(`Pharaoh: ${view.pharaoh.province ? words(view.pharaoh.province) : "not placed"}`);
   if (view.statues) {
     const held = (view.statues.holders || []).filter((hd) => hd.seat !== null && hd.seat !== undefined);
-    lines.push(`Statues: ${held.map((hd) => `${words(hd.statue)} (${seatName(hd.seat, names)})`).join(", ") || "none held"}`);
+    rows.push(`Statues: ${held.map((hd) => `${words(hd.statue)} (${seatName(hd.seat, names)})`).join(", ") || "none held"}`);
   }
   const piles = [`draw pile ${view.drawPileCount ?? view.drawPile}`, `province deck ${view.provinceDeckCount ?? view.provinceDeck}`,
     `discards ${(view.discards ?? view.discardPile ?? []).length}`];
   const tombStack = view.tombStackCount ?? view.tombStack;
   if (tombStack !== null && tombStack !== undefined) piles.push(`tomb stack ${tombStack}`);
-  lines.push(piles.join(" · "));
+  rows.push(piles.join(" · "));
   const group = el("g", {"data-testid": "phase-info"});
-  lines.forEach((line, i) => group.append(text(x, y + 14 + i * 17, line, {"font-size": 12, fill: i === lines.length - 1 ? MUTED : INK})));
-  return {node: group, height: lines.length * 17 + 6};
+  let cy = y + 14;
+  rows.forEach((line, i) => {
+    const shown = textLines(x, cy, line, w, {"font-size": 12, fill: i === rows.length - 1 ? MUTED : INK});
+    group.append(shown.node);
+    cy += shown.height + 1;
+  });
+  return {node: group, height: cy - y - 8};
 }
 
 function handCards(player, you) {
@@ -422,13 +490,14 @@ function handCards(player, you) {
 function playersPanel(view, catalog, ctx, x, y, w) {
   const group = panel(x, y, w, "Players", "players");
   let cy = y + 26;
-  const narrow = w < 500;
+  const narrow = w < 640;
   const final = view.final;
   for (const player of view.players || []) {
     const seat = player.seat;
     const row = el("g", {"data-testid": `player-${seat}`});
     const isViewer = view.viewer === seat;
-    row.append(el("rect", {x, y: cy, width: w, height: 26, rx: 4, fill: isViewer ? "#fff4cc" : "#fff", stroke: "#d8ceb5"}),
+    const box = el("rect", {x, y: cy, width: w, height: 26, rx: 4, fill: isViewer ? "#fff4cc" : "#fff", stroke: "#d8ceb5"});
+    row.append(box,
       token(seat, x + 13, cy + 13, 9, ctx.names),
       text(x + 28, cy + 17, `${seatName(seat, ctx.names)}${isViewer ? " (you)" : ""}`, {"font-weight": 600, "font-size": 12}));
     const gold = player.gold ?? (isViewer ? view.you?.gold : null);
@@ -439,19 +508,24 @@ function playersPanel(view, catalog, ctx, x, y, w) {
       `${player.provinces.length} prov.`,
       `${player.scribesFree} scribe${player.scribesFree === 1 ? "" : "s"}`,
     ];
-    if (!narrow && player.theftCard) facts.push("theft card");
+    if (player.theftCard) facts.push("theft card");
     if (player.pharaohTokens !== null && player.pharaohTokens !== undefined) facts.push(`${player.pharaohTokens} pharaoh`);
     const tiles = player.collectionCount ?? player.tombTiles;
     if (tiles !== null && tiles !== undefined) facts.push(`${tiles} tomb tiles`);
     if ((player.statueCards || []).length) facts.push(`statues: ${player.statueCards.map(words).join(", ")}`);
     if (final) facts.push(`+${final.goldBonus[seat]} gold bonus`);
-    const factsX = x + (narrow ? 118 : 170);
-    row.append(el("g", {"data-testid": `gold-${seat}`}, text(factsX, cy + 17, facts.join(" · "), {"font-size": 11.5, fill: MUTED})));
+    // beside the name on a wide board, under it on a narrow one: never under the VP
+    const factsX = narrow ? x + 28 : x + 220;
+    const factsW = narrow ? w - 36 : w - 220 - 80;
+    const shown = textLines(factsX, cy + (narrow ? 37 : 17), facts.join(" · "), factsW, {"font-size": 12, fill: MUTED}, 16);
+    row.append(el("g", {"data-testid": `gold-${seat}`}, shown.node));
+    const height = narrow ? 24 + shown.height : Math.max(26, shown.height + 10);
+    box.setAttribute("height", String(height));
     row.prepend(title(`${seatName(seat, ctx.names)}: ${player.vp} VP`));
     row.append(text(x + w - 8, cy + 18, `${player.vp} VP`,
       {"text-anchor": "end", "font-weight": 700, "font-size": 14, "data-testid": `score-${seat}`, "data-score": player.vp}));
     group.append(row);
-    cy += 30;
+    cy += height + 4;
   }
   if ((view.winners || []).length) {
     group.append(text(x, cy + 14, `Winner${view.winners.length > 1 ? "s" : ""}: ${view.winners.map((s) => seatName(s, ctx.names)).join(", ")}`,
@@ -480,38 +554,43 @@ function handPanel(view, catalog, ctx, x, y, w) {
       cy += 20;
       continue;
     }
-    const cardW = w < 500 ? 96 : 108;
+    const cardW = w < 500 ? Math.max(140, (w - 6) / 2) : 150;
     const per = Math.max(1, Math.floor((w + 6) / (cardW + 6)));
+    const chipH = chipHeight(20);
+    // room under the cards for the chips of the viewer's own hand, when it has any
+    const mineHere = view.you && view.you.seat === player.seat && [...counts.keys()].some((id) => ctx.places.card.has(id));
+    const cardStep = mineHere ? 46 + 3 + chipH + 6 : 52;
     let i = 0;
     let rowsUsed = 0;
     for (const [id, count] of counts) {
       const info = byId.get(id) || {name: words(id), colour: "yellow", phase: "", effect: ""};
       const cx = x + (i % per) * (cardW + 6);
-      const top = cy + Math.floor(i / per) * 74;
+      const top = cy + Math.floor(i / per) * cardStep;
       rowsUsed = Math.floor(i / per) + 1;
       const card = el("g", {"data-testid": `card-${id}`, "data-count": count},
         title(`${info.name}${count > 1 ? ` ×${count}` : ""} (${info.colour}, ${info.phase}): ${info.effect}`),
         el("rect", {x: cx, y: top, width: cardW, height: 46, rx: 5, fill: CARD_FILLS[info.colour] || "#eee", stroke: "#6d6352"}),
-        text(cx + 6, top + 16, info.name, {"font-size": 11.5, "font-weight": 700}),
+        text(cx + 6, top + 16, info.name, {"font-size": 12, "font-weight": 700}),
         text(cx + 6, top + 34, `${info.colour[0].toUpperCase()} · ${words(info.phase).split(" ")[0]}${count > 1 ? ` · ×${count}` : ""}`,
-          {"font-size": 10.5, fill: MUTED}));
+          {"font-size": 12, fill: MUTED}));
       const items = view.you && view.you.seat === player.seat ? ctx.places.card.get(id) || [] : [];
       let chipX = cx;
       for (const {entry, index, type} of items) {
         const caption = SHORT[type] || words(type);
-        const cwid = Math.max(34, caption.length * 6.5 + 10);
-        card.append(chip(chipX, top + 49, cwid, 20, caption, index, entry, ctx.onAction));
+        const cwid = Math.max(TOUCH ? TAP : 34, caption.length * 7.2 + 12);
+        card.append(chip(chipX, top + 49, cwid, chipH, caption, index, entry, ctx.onAction));
         chipX += cwid + 4;
       }
       group.append(card);
       i += 1;
     }
-    cy += rowsUsed * 74 + 4;
+    cy += rowsUsed * cardStep + 4;
   }
   if (!shown) {
     const counts = (view.players || []).map((p) => `${seatName(p.seat, ctx.names)}: ${p.handCount ?? p.cardCount ?? p.cards}`);
-    group.append(text(x, cy + 12, `Cards in hand — ${counts.join(" · ")}`, {"font-size": 12, fill: MUTED}));
-    cy += 20;
+    const shownCounts = textLines(x, cy + 12, `Cards in hand — ${counts.join(" · ")}`, w, {"font-size": 12, fill: MUTED});
+    group.append(shownCounts.node);
+    cy += shownCounts.height + 4;
   }
   return {node: group, height: cy - y};
 }
@@ -534,7 +613,7 @@ function tombPanel(view, catalog, ctx, x, y, w) {
       const rx = ox + ((5 - row.length) * cell) / 2;
       row.forEach((tile, c) => {
         tomb.append(el("rect", {x: rx + c * cell, y: ry, width: cell - 2, height: cell - 2, fill: tile ? "#d9b25f" : "#f5efe0", stroke: "#9c8b63"}));
-        if (tile) tomb.append(text(rx + c * cell + (cell - 2) / 2, ry + 13, words(tile)[0].toUpperCase(), {"text-anchor": "middle", "font-size": 10}));
+        if (tile) tomb.append(text(rx + c * cell + (cell - 2) / 2, ry + 13, words(tile)[0].toUpperCase(), {"text-anchor": "middle", "font-size": 12}));
       });
     });
     group.append(tomb);
@@ -542,8 +621,9 @@ function tombPanel(view, catalog, ctx, x, y, w) {
   cy += Math.ceil(players.length / per) * (5 * cell + 24);
   const collection = view.you?.collection;
   if (collection && collection.length) {
-    group.append(text(x, cy + 12, `Your tiles (private): ${collection.map((t) => `${words(t.tile)}×${t.count}`).join(", ")}`, {"font-size": 11, fill: MUTED}));
-    cy += 18;
+    const tiles = textLines(x, cy + 12, `Your tiles (private): ${collection.map((t) => `${words(t.tile)}×${t.count}`).join(", ")}`, w, {"font-size": 12, fill: MUTED});
+    group.append(tiles.node);
+    cy += tiles.height + 2;
   }
   return {node: group, height: cy - y};
 }
@@ -556,9 +636,9 @@ function scoringPanel(view, ctx, x, y, w) {
   for (const line of lines) {
     const parts = [`pyramids ${line.pyramids}`, `weakest ${line.weakest}`, `farmers ${line.farmers}`, `temples ${line.temples}`,
       `banks ${line.west + line.east}`, `schemes ${line.schemes}`];
-    group.append(el("g", {"data-testid": `scoring-${line.seat}`}, token(line.seat, x + 8, cy + 8, 7, ctx.names),
-      text(x + 22, cy + 12, `${seatName(line.seat, ctx.names)}: ${line.total} VP — ${parts.join(", ")}`, {"font-size": 11})));
-    cy += 18;
+    const shown = textLines(x + 22, cy + 12, `${seatName(line.seat, ctx.names)}: ${line.total} VP — ${parts.join(", ")}`, w - 22, {"font-size": 12});
+    group.append(el("g", {"data-testid": `scoring-${line.seat}`}, token(line.seat, x + 8, cy + 8, 7, ctx.names), shown.node));
+    cy += shown.height + 2;
   }
   return {node: group, height: cy - y + 4};
 }
@@ -566,16 +646,24 @@ function scoringPanel(view, ctx, x, y, w) {
 // The board: the map on the left (or on top on a narrow screen), panels beside (or below).
 // `names`: {seat: name} (optional); the board says "Seat n" without it.
 export function drawBoard(container, {view, catalog, legalActions = [], seat = null, onAction = () => {}, names = null}) {
-  const width = container.clientWidth || 1000;
-  const narrow = width < 640;
-  const W = narrow ? 430 : 1000;
+  const width = contentWidth(container);
+  // the map beside the panels from 880 units up, else above them; drawn as wide as the
+  // container (its units are pixels: the 12-unit text is 12 px), not narrower than the layout
+  const narrow = width < 880;
+  const W = narrow ? Math.max(300, Math.floor(width)) : Math.floor(width);
+  const coarse = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  TOUCH = width < 640 || Boolean(coarse);
   const places = placeActions(legalActions || []);
   const ctx = {names, places, onAction, seat, pharaoh: view.pharaoh?.province, statues: view.statues?.onBoard || []};
   const layout = {narrow, mapX: 8, mapW: narrow ? W - 16 : 600, top: 48};
-  const svg = el("svg", {viewBox: `0 0 ${W} 100`, width: "100%", role: "img", class: "board amunre",
+  // a group, not an image: an image's children (the moves' controls) would be hidden from
+  // assistive technology
+  const svg = el("svg", {viewBox: `0 0 ${W} 100`, width: "100%", role: "group", "aria-label": "Amun-Re board", class: "board amunre",
     "data-testid": "board", "data-game": "amun_re", "font-family": "system-ui, sans-serif"});
   svg.append(title(`Amun-Re, round ${view.round}, ${words(view.phase)}`));
-  svg.append(header(view, layout, names));
+  const head = header(view, layout, names);
+  layout.top = head.height + 14;
+  svg.append(head.node);
   const map = nile(view, catalog, ctx, layout);
   svg.append(map.node);
   const panelX = narrow ? 8 : layout.mapX + layout.mapW + 20;
@@ -586,7 +674,7 @@ export function drawBoard(container, {view, catalog, legalActions = [], seat = n
   ];
   y += side[0].height + 8;
   for (const build of [offeringPanel, phasePanel]) {
-    const part = build === phasePanel ? phasePanel(view, ctx, panelX, y) : build(view, ctx, panelX, y, panelW);
+    const part = build(view, ctx, panelX, y, panelW);
     side.push(part);
     y += part.height + 8;
   }
@@ -603,6 +691,41 @@ export function drawBoard(container, {view, catalog, legalActions = [], seat = n
   svg.setAttribute("viewBox", `0 0 ${W} ${Math.ceil(bottom)}`);
   container.replaceChildren(svg);
   return places.rest;
+}
+
+// -- the live region -------------------------------------------------------------------------------
+
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const province = (id) => words(id).replace(/(^|\s)\S/g, (letter) => letter.toUpperCase());
+const inProvince = (d) => (d.province ? ` in ${province(d.province)}` : "");
+
+// What a seat's event did, in a few words, for the game page's live region (null: the page
+// words it from its type). Nothing secret: an Offering's amount or a card marked for sale is
+// never said (another seat's view does not hold them either).
+export function describeEvent(event) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "bid_placed": return `bid ${d.value} gold on ${province(d.province)}${d.bribe ? " (a bribe)" : ""}`;
+    case "farmers_bought": return `bought ${count(d.count, "farmer")}`;
+    case "stones_bought": return `bought ${count(d.count, "stone")}`;
+    case "favour_cards_bought": return `bought ${count(d.count, "Favour card")}`;
+    case "farmer_placed": return `placed a farmer${inProvince(d)}`;
+    case "stone_placed": return `placed a stone${inProvince(d)}${d.pyramids_built ? `, a pyramid built` : ""}`;
+    case "architect_played": return `played the Architect${inProvince(d)}`;
+    case "extra_farmer_played": return `played the Extra farmer${inProvince(d)}`;
+    case "card_sold": return `sold a card${d.card ? ` (${words(d.card)})` : ""}`;
+    case "offering_committed": return "committed to the Offering";
+    case "final_sale_committed": return "committed to the final sale";
+    case "sale_marked": return "marked a card for sale";
+    case "gift_taken": return `took a gift${d.gift ? ` (${words(d.gift)})` : ""}${inProvince(d)}`;
+    case "green_card_played": return `played ${words(d.card)}${inProvince(d)}`;
+    case "horus_used": return "used Horus";
+    case "glory_played": return "played Glory";
+    case "afterlife_played": return "played an Afterlife card";
+    case "tomb_tiles_bought": return "bought tomb tiles";
+    case "tomb_tile_placed": return "placed a tomb tile";
+    default: return null;
+  }
 }
 
 // -- the lobby ------------------------------------------------------------------------------------

@@ -9,11 +9,15 @@
 //   pyramid that one of them acts on is clickable (data-action = its index). Returns the entries
 //   that have no place on the board (the page lists them as buttons).
 // VIEW, VIEW_NAME: the typed-view fragment the game page and the replay ask for, and its name.
+// describeEvent(event) -> what a seat's event did, in a few words ("placed a stone on ship 2,
+//   slot 3"), for the game page's live region; null for an event it does not word.
+// Seats are numbered from 1 where a person reads them (`seat` values stay 0-based); every place
+// that plays a move is a keyboard control named by the move (svg.js clickable: Enter or Space).
 // optionControls(h, {seats}) -> {nodes, read()}: the lobby's controls for a new table's options
 //   (sides, the Wrath of the Pharaoh, colours) and the options they say; START_PLAYER: the game
 //   takes `start_player`; describeOptions(options): a table's options in one line.
 
-import {clickable, el, lower, piece, title} from "../svg.js";
+import {clickable, contentWidth, el, lower, piece, title} from "../svg.js";
 
 export const VIEW_NAME = "ImhotepView";
 export const VIEW = `
@@ -52,6 +56,10 @@ const COLOURS = ["black", "white", "brown", "gray"];
 
 const PW = 300; // panel width
 const GAP = 12;
+// Sizes of the board's places: on a touch screen or in one column (a phone) every place to tap
+// is drawn at least 44 units (the drawing is never shown smaller than its units there).
+let TOUCH = false;
+const TAP = 44;
 const SITES = ["market", "pyramids", "temple", "burial_chamber", "obelisks"];
 const SITE_NAMES = {
   market: "Market", pyramids: "Pyramids", temple: "Temple",
@@ -78,7 +86,7 @@ function stoneStyle(view, seat) {
 
 function seatName(view, names, seat) {
   const style = stoneStyle(view, seat);
-  const who = names && names[seat] ? names[seat] : `seat ${seat}`;
+  const who = names && names[seat] ? names[seat] : `seat ${seat + 1}`;
   return `${who} (${style.name}, ${style.letter})`;
 }
 
@@ -160,7 +168,7 @@ function slotCell(view, places, ship, slotIndex, x, y, size, {owner}) {
   return group;
 }
 
-function shipShape(view, places, ship, x, y, names, {slot = 26} = {}) {
+function shipShape(view, places, ship, x, y, names, {slot = TOUCH ? TAP : 26} = {}) {
   const width = ship.capacity * (slot + 4) + 16;
   const hull = `M${x},${y + 8} L${x + width},${y + 8} L${x + width - 10},${y + slot + 18} L${x + 10},${y + slot + 18} Z`;
   const group = el("g", {class: "ship", "data-testid": `ship-${ship.id}`},
@@ -168,8 +176,8 @@ function shipShape(view, places, ship, x, y, names, {slot = 26} = {}) {
   for (let i = 0; i < ship.capacity; i += 1) {
     group.append(slotCell(view, places, ship, i, x + 8 + i * (slot + 4), y + 11, slot, {owner: names}));
   }
-  group.append(el("text", {x: x + width + 6, y: y + slot / 2 + 14, class: "small"},
-    `Ship ${ship.id}`, el("tspan", {x: x + width + 6, dy: 13, class: "muted"}, `min ${ship.minimum}`)));
+  group.append(el("text", {x: x + width + 6, y: y + slot / 2 + 12, class: "small"},
+    `Ship ${ship.id}`, el("tspan", {x: x + width + 6, dy: 15, class: "muted"}, `min ${ship.minimum}`)));
   return {node: group, width: width + 60};
 }
 
@@ -180,18 +188,18 @@ function playerPanel(view, catalog, seat, names, viewer) {
   const height = 118;
   const body = el("g", {});
   body.append(piece(style, 22, 46, 12, `${style.name} stones`));
-  const who = names && names[seat] ? names[seat] : `Seat ${seat}`;
+  const who = names && names[seat] ? names[seat] : `Seat ${seat + 1}`;
   body.append(el("text", {x: 42, y: 42, class: "name"}, `${who}${viewer === seat ? " (you)" : ""}`));
-  body.append(el("text", {x: 42, y: 58, class: "muted small"}, `seat ${seat} · ${style.name} (${style.letter})`));
+  body.append(el("text", {x: 42, y: 58, class: "muted small"}, `seat ${seat + 1} · ${style.name} (${style.letter})`));
   body.append(el("text", {x: PW - 12, y: 50, class: "score", "text-anchor": "end",
     "data-testid": `score-${seat}`}, String(player.score)),
   el("text", {x: PW - 12, y: 64, class: "muted small", "text-anchor": "end"}, "points"));
   // the sled: 5 places
   body.append(el("text", {x: 10, y: 86, class: "small"}, "Sled"));
   for (let i = 0; i < 5; i += 1) {
-    const cx = 54 + i * 22;
-    body.append(el("rect", {x: cx - 9, y: 72, width: 18, height: 18, rx: 3, class: "slot"}));
-    if (i < player.sled) body.append(piece(style, cx, 81, 7));
+    const cx = 55 + i * 23;
+    body.append(el("rect", {x: cx - 10, y: 71, width: 20, height: 20, rx: 3, class: "slot"}));
+    if (i < player.sled) body.append(piece(style, cx, 81, 8.5));
   }
   body.append(el("g", {"data-testid": `sled-${seat}`}, title(`sled: ${player.sled} stones`)));
   body.append(el("text", {x: 170, y: 86, class: "small"}, `Quarry ${player.quarry}`));
@@ -201,23 +209,24 @@ function playerPanel(view, catalog, seat, names, viewer) {
   cards.forEach((id, i) => {
     const info = cardInfo(catalog, id);
     const style = CARD_STYLES[lower(info.colour)] || CARD_STYLES.blue;
-    const x = 50 + i * 24;
-    if (x > PW - 24) return;
+    const x = 50 + i * 26;
+    if (x > PW - 26) return;
     body.append(el("g", {"data-testid": `card-${seat}-${i}`},
-      el("rect", {x, y: 96, width: 22, height: 16, rx: 2, fill: style.fill, stroke: "#333"}),
-      el("text", {x: x + 11, y: 108, "text-anchor": "middle", class: "tiny", style: `fill:${style.ink}`},
+      el("rect", {x, y: 95, width: 24, height: 18, rx: 2, fill: style.fill, stroke: "#333"}),
+      el("text", {x: x + 12, y: 108, "text-anchor": "middle", class: "tiny", style: `fill:${style.ink}`},
         info.name.split(/\s+/).map((w) => w[0]).join("").slice(0, 2).toUpperCase()),
       title(`${info.name} (${info.colour}): ${info.text}`)));
   });
-  return panel(current ? `▶ To play: seat ${seat}` : `Seat ${seat}`, height, body,
+  return panel(current ? `▶ To play: seat ${seat + 1}` : `Seat ${seat + 1}`, height, body,
     {"data-testid": `player-${seat}`, class: current ? "panel current" : "panel"});
 }
 
 function seaPanel(view, places, names) {
   const atSea = view.ships.filter((s) => !s.site);
-  const height = 34 + Math.max(1, atSea.length) * 52;
+  const step = TOUCH ? TAP + 26 : 52;
+  const height = 34 + Math.max(1, atSea.length) * step;
   const body = el("g", {});
-  atSea.forEach((ship, i) => body.append(shipShape(view, places, ship, 10, 28 + i * 52, names).node));
+  atSea.forEach((ship, i) => body.append(shipShape(view, places, ship, 10, 28 + i * step, names).node));
   if (!atSea.length) body.append(el("text", {x: 10, y: 50, class: "muted"}, "Every ship has sailed."));
   return panel(`Round ${view.round} of ${view.rounds}: ships at sea`, height, body, {"data-testid": "sea"});
 }
@@ -241,6 +250,7 @@ function dockRow(view, places, site, names, y) {
   }
   let x = 10;
   let row = 0;
+  const chipH = TOUCH ? TAP : 22;
   for (const index of found) {
     const action = places.entries[index].action;
     const text = action.type === "sail" ? `Sail ship ${action.ship} here` : `Lever: ship ${action.ship}`;
@@ -250,12 +260,12 @@ function dockRow(view, places, site, names, y) {
       row += 1;
     }
     const chip = el("g", {class: "chip"},
-      el("rect", {x, y: y + 4 + row * 26, width, height: 22, rx: 11}),
-      el("text", {x: x + width / 2, y: y + 19 + row * 26, "text-anchor": "middle", class: "small"}, text));
+      el("rect", {x, y: y + 4 + row * (chipH + 4), width, height: chipH, rx: 11}),
+      el("text", {x: x + width / 2, y: y + chipH / 2 + 8 + row * (chipH + 4), "text-anchor": "middle", class: "small"}, text));
     group.append(places.bind(chip, index));
     x += width + 6;
   }
-  return {node: group, height: 32 + row * 26};
+  return {node: group, height: chipH + 10 + row * (chipH + 4)};
 }
 
 // A site panel's body with the dock row on top: the body and where the site's own drawing starts
@@ -317,11 +327,12 @@ function marketPanel(view, catalog, places, names) {
       group.setAttribute("transform", `translate(0 ${y + 18 - top})`);
       height = y + 18 + cardH + 12;
     } else {
-      group.append(el("rect", {x: 8, y, width: 150, height: 40, rx: 6, class: "card back"}),
-        el("text", {x: 83, y: y + 25, "text-anchor": "middle", class: "small"}, `${market.pairCount} face down`));
+      const pairH = TOUCH ? TAP : 40;
+      group.append(el("rect", {x: 8, y, width: 150, height: pairH, rx: 6, class: "card back"}),
+        el("text", {x: 83, y: y + pairH / 2 + 5, "text-anchor": "middle", class: "small"}, `${market.pairCount} face down`));
       const found = places.find((a) => a.type === "take_pair");
       if (found.length) places.bind(group, found[0]);
-      height = y + 52;
+      height = y + pairH + 12;
     }
     body.append(group);
   }
@@ -463,7 +474,7 @@ function statusPanel(view, catalog, names) {
   lines.push(`Sides: ${SITES.map((s) => `${SITE_NAMES[s]} ${view.options.sides[CAMEL[s]]}`).join(", ")}`);
   if (view.options.wrathOfThePharaoh) lines.push("Wrath of the Pharaoh: −5 without a stone on every site");
   if (view.pending && !view.gameOver) {
-    const who = names && names[view.pending.owner] ? names[view.pending.owner] : `seat ${view.pending.owner}`;
+    const who = names && names[view.pending.owner] ? names[view.pending.owner] : `seat ${view.pending.owner + 1}`;
     const kind = lower(view.pending.kind);
     lines.push(kind === "turn" ? `${who} is to play` : `${who} must decide: ${kind.replace(/_/g, " ")}`);
   }
@@ -487,7 +498,7 @@ function statusPanel(view, catalog, names) {
   }
   if (view.outcome) {
     y += 6;
-    const winners = view.outcome.winners.map((s) => (names && names[s]) || `seat ${s}`).join(" and ");
+    const winners = view.outcome.winners.map((s) => (names && names[s]) || `seat ${s + 1}`).join(" and ");
     body.append(el("text", {x: 10, y, class: "name", "data-testid": "winners"}, `Game over: ${winners} won`));
     y += 10;
   }
@@ -497,8 +508,8 @@ function statusPanel(view, catalog, names) {
 function legend() {
   const body = el("g", {});
   Object.values(STONE_STYLES).forEach((style, i) => {
-    const x = 14 + i * 74;
-    body.append(piece(style, x, 40, 9, style.name), el("text", {x: x + 14, y: 45, class: "small"}, `${style.letter} ${style.name}`));
+    const x = 18 + i * 72;
+    body.append(piece(style, x, 40, 10, style.name), el("text", {x: x + 15, y: 45, class: "small"}, style.name));
   });
   return panel("Stones: colour, shape and letter", 60, body, {"data-testid": "legend"});
 }
@@ -506,6 +517,12 @@ function legend() {
 export function drawBoard(container, {view, catalog, legalActions, seat, onAction, names}) {
   const places = new Places(legalActions, onAction || (() => {}));
   const viewer = seat ?? view.viewer ?? null;
+  // flow the panels into as many columns as the container's width takes, never drawn smaller
+  // than its units (the board's smallest text is 12 units: 12 px at least)
+  const available = contentWidth(container);
+  const columns = Math.max(1, Math.min(3, Math.floor((available - GAP) / (PW + GAP))));
+  const coarse = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  TOUCH = columns === 1 || Boolean(coarse);
   const panels = [];
   for (const player of view.players) panels.push(playerPanel(view, catalog, player.seat, names, viewer));
   panels.push(seaPanel(view, places, names));
@@ -516,18 +533,16 @@ export function drawBoard(container, {view, catalog, legalActions, seat, onActio
   panels.push(obelisksPanel(view, places, names));
   panels.push(statusPanel(view, catalog, names));
   panels.push(legend());
-  // flow the panels into as many columns as the container's width takes
-  const available = container.clientWidth || 1000;
-  // (the drawing may shrink by a tenth to take one more column)
-  const columns = Math.max(1, Math.min(3, Math.floor((available * 1.1 - GAP) / (PW + GAP))));
   const heights = Array(columns).fill(GAP);
-  const width = columns * PW + (columns + 1) * GAP;
+  // one column (a phone): the panels nearly edge to edge, the drawing as large as it may be
+  const margin = columns === 1 ? 2 : GAP;
+  const width = columns * PW + (columns - 1) * GAP + 2 * margin;
   const svg = el("svg", {viewBox: `0 0 ${width} 100`, class: "board imhotep", role: "group",
     "aria-label": "Imhotep board", "data-testid": "board-svg", "data-columns": columns});
   svg.append(title(`Imhotep, round ${view.round} of ${view.rounds}`));
   if (columns === 1) {
     panels.forEach((p) => {
-      p.node.setAttribute("transform", `translate(${GAP} ${heights[0]})`);
+      p.node.setAttribute("transform", `translate(${margin} ${heights[0]})`);
       heights[0] += p.height + GAP;
       svg.append(p.node);
     });
@@ -556,6 +571,36 @@ export function drawBoard(container, {view, catalog, legalActions, seat, onActio
   return places.unplaced();
 }
 
+// -- the live region -------------------------------------------------------------------------------
+
+const siteWords = (site) => `the ${(SITE_NAMES[lower(site)] || String(site ?? "").replace(/_/g, " ")).toLowerCase()}`;
+const cardWords = (id) => String(id ?? "").toLowerCase().replace(/_/g, " ");
+const placeWords = (place) => (place ? `ship ${place.ship}, slot ${place.slot}` : "a slot");
+
+// What a seat's event did, in a few words (null: the page words it from its type).
+export function describeEvent(event) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "stones_taken": return `took ${d.count} stone${d.count === 1 ? "" : "s"} from the quarry`;
+    case "stone_placed": return `placed a stone on ${placeWords(d)}`;
+    case "ship_sailed": return `sailed ship ${d.ship} to ${siteWords(d.site)}`;
+    case "lever_played": return `played the Lever: ship ${d.ship} to ${siteWords(d.site)}`;
+    case "hammer_played": return `played the Hammer: took ${d.stones} stones, placed one on ${placeWords(d)}`;
+    case "sail_played": return `played the Sail: a stone on ${placeWords(d)}, then sailed to ${siteWords(d.site)}`;
+    case "chisel_played": return `played the Chisel: stones on ${placeWords(d.first)} and ${placeWords(d.second)}`;
+    case "turn_passed": return "passed";
+    case "card_taken": return `took the card ${cardWords(d.card)}`;
+    case "card_kept": return `kept the card ${cardWords(d.card)}`;
+    case "pair_taken": return "took the face-down pair of cards";
+    case "bonus_stone_placed": return `placed a bonus stone on ${placeWords(d)}`;
+    case "unload_ordered": return `chose the unloading order of ship ${d.ship}`;
+    case "bonus_declined": return "declined the bonus";
+    case "pyramid_chosen": return `chose the ${cardWords(d.pyramid)} pyramid`;
+    case "red_card_played": return "played a red card";
+    default: return null;
+  }
+}
+
 // -- the lobby ------------------------------------------------------------------------------------
 
 export const START_PLAYER = true;
@@ -576,7 +621,7 @@ export function optionControls(h, {seats}) {
     h("label", {for: "opt-wrath"}, "Wrath of the Pharaoh (−5 without a stone on every site)")));
   const colours = Array.from({length: seats}, (_, i) => {
     const id = `opt-colour-${i}`;
-    return h("select", {id, "data-testid": id, "aria-label": `colour of seat ${i}`},
+    return h("select", {id, "data-testid": id, "aria-label": `colour of seat ${i + 1}`},
       COLOURS.map((c, j) => h("option", {value: c, selected: i === j}, c)));
   });
   nodes.push(h("div", {class: "row"}, h("span", {}, "Colours"), colours));

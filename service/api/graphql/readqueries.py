@@ -29,6 +29,7 @@ from service.api.graphql.readtypes import (
     GameSummary,
     GameSummaryConnection,
     PlayerProfile,
+    PlayerRating,
     Rating,
     RatingConnection,
     ReadModelPosition,
@@ -112,6 +113,16 @@ class ReadModelQueries:
         return RatingConnection.of(
             nodes, [r.rank for r in nodes], prefix="rank", after=after, more=more, count=count
         )
+
+    @strawberry.field(
+        description="A player's ratings, one per game kind they were rated in, each with its "
+        "place on the leaderboard and its recent history (the profile's chart)."
+    )
+    async def player_ratings(
+        self, info: Info, player: Annotated[strawberry.ID, argument("The player's id.")]
+    ) -> list[PlayerRating]:
+        found = await info.context.run(info.context.app.readmodels.player_ratings, str(player))
+        return [PlayerRating.of(rank, row) for rank, row in found]
 
     @strawberry.field(description="Points by scoring source over the finished games of a kind.")
     async def statistics(self, info: Info, kind: Kind) -> GameStatistics:

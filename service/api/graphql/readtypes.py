@@ -67,6 +67,19 @@ class Rating(Derived):
         )
 
 
+@graphql_type(shapes.RatingPoint)
+class RatingPoint(Derived):
+    pass
+
+
+@graphql_type(shapes.PlayerRating)
+class PlayerRating(Derived):
+    @classmethod
+    def of(cls, rank: int, row: dict[str, Any]) -> PlayerRating:
+        """A player's ``row`` of the ratings at place ``rank``."""
+        return build(cls, shapes.player_rating(rank, row))
+
+
 @paged(
     "A page of the leaderboard (Relay connection).",
     edges="The page's lines, with cursors.",

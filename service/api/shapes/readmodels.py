@@ -120,6 +120,30 @@ class Rating:
     peak: float = described("The highest rating the player ever had.")
 
 
+@shape("A player's rating right after one rated game.", rest=False)
+class RatingPoint:
+    game_id: Id = described("The rated game (`game(id:)`; its replay).")
+    rating: float = described("The player's Elo rating right after it.")
+    at: Timestamp | None = described("When the game finished (ISO 8601, UTC).")
+
+
+@shape(
+    "A player's rating in one game kind, with its history (the latest rated games).",
+    rest=False,
+)
+class PlayerRating:
+    kind: Kind = described("Which game.")
+    rank: int = described("The player's place on the kind's leaderboard, 1 = best rating.")
+    rating: float = described("The current Elo rating.")
+    games: int = described("Rated games played in this kind.")
+    wins: int = described(GAMES_WON)
+    peak: float = described("The highest rating the player ever had.")
+    history: list[RatingPoint] = described(
+        "The rating after each of the player's latest rated games of this kind (up to 60), "
+        "oldest first; the rating before the first one is 1500 when `games` is their count."
+    )
+
+
 @shape(
     "Points scored from one source over the finished games of a kind.",
     graphql="ScoreSource",
@@ -235,3 +259,18 @@ RATING_MEMBERS = ("player_id", "name", "rating", "games", "wins", "peak")
 def rating(rank: int, row: dict[str, Any]) -> dict[str, Any]:
     """A ``Rating``: the leaderboard's ``row`` at place ``rank``."""
     return {"rank": rank, **{key: row[key] for key in RATING_MEMBERS}}
+
+
+def player_rating(rank: int, row: dict[str, Any]) -> dict[str, Any]:
+    """A ``PlayerRating``: a player's ``row`` of the ratings, at place ``rank``."""
+    return {
+        "kind": row["kind"],
+        "rank": rank,
+        **{key: round(row[key], 2) for key in ("rating", "peak")},
+        "games": row["games"],
+        "wins": row["wins"],
+        "history": [
+            {"game_id": p["game_id"], "rating": round(p["rating"], 2), "at": p.get("at")}
+            for p in row.get("history", [])
+        ],
+    }

@@ -1,7 +1,8 @@
 """The web client (issue #16): static ES modules served by ``service.asgi`` at ``/app``.
 
-No build step, no CDN: the files under ``static/`` are what the browser runs. ``/`` and
-``/games/<id>`` answer ``index.html`` to a browser (client-side routing in ``app.js``).
+No build step, no CDN: the files under ``static/`` are what the browser runs. ``/``,
+``/games/<id>``, ``/leaderboards[/<kind>]``, ``/players/<id>`` and ``/my-games`` answer
+``index.html`` to a browser (client-side routing in ``app.js`` and ``routes.js``).
 
 The client names no game: it reads the games from ``gameKinds`` and draws each with its board
 module, ``/app/boards/<kind>.js`` (``board_modules``): the file the game's package declares

@@ -6,13 +6,16 @@
 //   showLobby(root)                                   lobby.js
 //   showPlay(root, {gameId})                          play.js
 //   showReplay(root, {gameId, version})               replay.js (version: a number or null)
+//   "/leaderboards[/<kind>]", "/players/<id>", "/my-games": routes.js
 // navigate(path) moves without reloading (history.pushState); links with data-link do too.
 
 import {player, setToken, token, whoAmI} from "./api.js";
 import {h} from "./svg.js";
+import {arrived, pageFor} from "./routes.js";
 
 let cleanup = null;
 let generation = 0;
+let drawn = 0; // the generation whose page was drawn last
 
 export function navigate(path, {replace = false} = {}) {
   if (replace) window.history.replaceState(null, "", path);
@@ -28,7 +31,10 @@ export function renderWho() {
   corner.replaceChildren();
   if (token()) {
     corner.append(
-      h("span", {"data-testid": "whoami"}, `Signed in as ${who && who.name ? who.name : "a player"}`),
+      h("span", {"data-testid": "whoami"}, "Signed in as ",
+        who && who.id ? h("a", {href: `/players/${encodeURIComponent(who.id)}`, "data-link": true,
+          "data-testid": "whoami-profile", title: "Your profile"}, who.name || "a player")
+          : (who && who.name) || "a player"),
       " ",
       h("button", {type: "button", class: "link", onclick: () => {
         setToken(null);
@@ -94,10 +100,14 @@ async function route() {
   renderWho();
   const path = window.location.pathname;
   const params = new URLSearchParams(window.location.search);
+  arrived(path);
   try {
     let done;
     const game = path.match(/^\/games\/([^/]+)\/?$/);
-    if (game) {
+    const page = pageFor(path); // leaderboards, profiles, my games (routes.js)
+    if (page) {
+      done = await page(root);
+    } else if (game) {
       const gameId = decodeURIComponent(game[1]);
       const v = params.get("v");
       if (v !== null && v !== "") {
@@ -113,11 +123,17 @@ async function route() {
     }
     if (mine !== generation) {
       if (typeof done === "function") done();
+      // this page, left while it loaded, drew over the newer one: draw that one again
+      if (drawn === generation) route();
       return;
     }
+    drawn = mine;
     cleanup = typeof done === "function" ? done : null;
   } catch (failure) {
-    if (mine === generation) showError(root, failure);
+    if (mine === generation) {
+      showError(root, failure);
+      drawn = mine;
+    }
   }
 }
 

@@ -112,7 +112,7 @@ export const GAME_CHANGED = `
 subscription GameChanged($gameId: ID!, $afterVersion: Int) {
   gameChanged(gameId: $gameId, afterVersion: $afterVersion) {
     version status activeSeats
-    event { version type seat bySeat automatic undone }
+    event { version type seat bySeat automatic undone data }
   }
 }`;
 
@@ -151,3 +151,36 @@ query ReplaySteps($id: ID!, $after: Int!, $first: Int) {
     }
   }
 }`;
+
+// The leaderboard page (leaderboard.js): one game's ratings, best first.
+export const LEADERBOARD = `
+query Leaderboard($kind: GameKind!, $first: Int) {
+  leaderboard(kind: $kind, first: $first) {
+    totalCount
+    nodes { rank playerId name rating games wins peak }
+  }
+}`;
+
+// A player's profile (profile.js): the record, the ratings with their history, recent games.
+export const PROFILE = `
+query Profile($id: ID!) {
+  player(id: $id) {
+    playerId name gamesPlayed gamesWon averageScore averageThinkingMs
+    byKind { kind gamesPlayed gamesWon averageScore }
+    recentGames { gameId kind seat score rank won finishedAt }
+  }
+  playerRatings(player: $id) {
+    kind rank rating games wins peak
+    history { gameId rating at }
+  }
+}`;
+
+// "My games" (mygames.js): the signed-in player's tables, open, running and over.
+export const MY_TABLES = `
+query MyTables($player: ID!, $first: Int) {
+  open: gameSummaries(player: $player, status: OPEN, first: $first) { nodes { ...SummaryFields } }
+  running: gameSummaries(player: $player, status: ACTIVE, first: $first) { nodes { ...SummaryFields } }
+  finished: gameSummaries(player: $player, status: FINISHED, first: $first) { nodes { ...SummaryFields } }
+  abandoned: gameSummaries(player: $player, status: ABANDONED, first: $first) { nodes { ...SummaryFields } }
+}
+${SUMMARY_FIELDS}`;

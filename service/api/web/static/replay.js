@@ -10,7 +10,8 @@
 
 import {ApiError, gql} from "./api.js";
 import {boardOf, kindOf, withBoard} from "./kinds.js";
-import {catalogOf, seatNames} from "./play.js";
+import {focusLost, focusOn, seatNumber, showSkipToBoard} from "./a11y.js";
+import {catalogOf, seatNames, seatTitles} from "./play.js";
 import {REPLAY_EVENTS, REPLAY_GAME, REPLAY_STEPS} from "./queries.js";
 import {h} from "./svg.js";
 
@@ -20,24 +21,28 @@ const SPEEDS = [1, 2, 5, 10, 25, 50]; // events per second
 
 const words = (id) => String(id ?? "").replace(/_/g, " ");
 
+// A seat as the lobby and the game page name it: "Ann (seat 1)", "Bot 2 (mcts)" (a11y.js).
 function seatLabel(game, seat) {
-  const entry = (game.seats || []).find((s) => s.seat === seat);
-  const name = entry && entry.player ? entry.player.name : entry && entry.isBot ? `bot${entry.strategy ? ` (${entry.strategy})` : ""}` : null;
-  return name ? `Seat ${seat} · ${name}` : `Seat ${seat}`;
+  return seatTitles(game)[seat] || `Seat ${seatNumber(seat)}`;
 }
 
-// A short, readable account of an event's data: its plain values, a few of them.
-function details(data) {
+//: keys whose integer values (or lists of them) are seats: said by name, counted from 1
+const SEAT_KEY = /^(seat|player|owner|winner|winners|by_seat|waiting|to_act|acting|next_start|start_player)$/;
+
+// A short, readable account of an event's data: its plain values, a few of them (a seat by its
+// name: `names`, seat -> "Ann (seat 1)").
+function details(data, names = {}) {
   if (!data || typeof data !== "object") return "";
   const parts = [];
+  const seat = (key, v) => (SEAT_KEY.test(key) && Number.isInteger(v) ? names[v] || `seat ${seatNumber(v)}` : words(v));
   for (const [key, value] of Object.entries(data)) {
     if (parts.length >= 4) break;
     if (value === null || value === undefined || value === false || (typeof value === "object" && !Array.isArray(value))) continue;
     if (Array.isArray(value)) {
       if (!value.length || value.length > 6 || value.some((v) => v !== null && typeof v === "object")) continue;
-      parts.push(`${words(key)}: ${value.map((v) => words(v)).join(", ")}`);
+      parts.push(`${words(key)}: ${value.map((v) => seat(key, v)).join(", ")}`);
     } else {
-      parts.push(value === true ? words(key) : `${words(key)}: ${words(value)}`);
+      parts.push(value === true ? words(key) : `${words(key)}: ${seat(key, value)}`);
     }
   }
   return parts.join("; ");
@@ -91,6 +96,7 @@ export async function showReplay(root, {gameId, version = null}) {
     loadEvents(gameId),
   ]);
   const names = seatNames(game);
+  const titles = seatTitles(game);
   const last = events.length ? events[events.length - 1].version : 0;
   const firstVersion = events.length ? events[0].version : 0;
   const steps = new Map(); // version -> {view, state}: the board's part (view null before the start)
@@ -119,7 +125,8 @@ export async function showReplay(root, {gameId, version = null}) {
   rounds.map((e, i) => h("option", {value: e.version, "data-round": e.data?.round ?? i + 1}, `Round ${e.data?.round ?? i + 1}`)),
   h("option", {value: last}, "The end"));
   const share = h("a", {"data-testid": "share-link", class: "share"}, "Link to this version");
-  const boardBox = h("div", {class: "replay-board", "data-testid": "replay-board", "aria-live": "off"});
+  const boardBox = h("div", {class: "replay-board", "data-testid": "replay-board", "aria-live": "off",
+    id: "board", tabindex: "-1", role: "region", "aria-label": "The board"});
   const note = h("p", {class: "replay-note", "data-testid": "replay-note"});
   const items = new Map();
   const list = h("ol", {class: "replay-events", "data-testid": "event-list", "aria-label": "Events"},
@@ -132,7 +139,7 @@ export async function showReplay(root, {gameId, version = null}) {
           h("span", {class: "event-type"}, words(event.type)),
           event.automatic ? h("span", {class: "event-tag"}, " (automatic)") : null,
           event.undone ? h("span", {class: "event-tag"}, " (taken back)") : null,
-          h("span", {class: "event-details"}, details(event.data)),
+          h("span", {class: "event-details"}, details(event.data, titles)),
           h("time", {datetime: event.at, class: "event-time"}, new Date(event.at).toLocaleTimeString())));
       items.set(event.version, item);
       return item;
@@ -154,7 +161,7 @@ export async function showReplay(root, {gameId, version = null}) {
         live ? [" · ", h("a", {href: `/games/${encodeURIComponent(game.id)}`, "data-link": true, "data-testid": "live-link"}, "Back to the live game")] : null)),
     h("div", {class: "replay-controls", role: "group", "aria-label": "Replay controls"},
       button("replay-first", "First event", "« First", () => show(firstVersion)),
-      button("replay-back", "Previous event", "‹ Back", () => show(current - 1)),
+      button("replay-back", "Back one event", "‹ Back", () => show(current - 1)),
       playButton,
       button("replay-forward", "Next event", "Next ›", () => show(current + 1)),
       button("replay-last", "Last event", "Last »", () => show(last)),
@@ -267,8 +274,11 @@ export async function showReplay(root, {gameId, version = null}) {
 
   await show(current);
   slider.focus({preventScroll: true});
+  if (focusLost()) focusOn(slider, {scroll: false});
+  showSkipToBoard(true);
   return () => {
     alive = false;
+    showSkipToBoard(false);
     stop();
     document.removeEventListener("keydown", keys);
   };

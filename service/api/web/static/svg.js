@@ -45,11 +45,22 @@ export function title(text) {
 // catalogs lower-case ids, so the boards compare both through this.
 export const lower = (value) => (value === null || value === undefined ? value : String(value).toLowerCase());
 
-// A keyboard- and pointer-activated control (role=button, focusable, Enter/Space).
+// The width a board may draw in: the container's content box (its padding left out).
+export function contentWidth(container, fallback = 1000) {
+  if (!container.clientWidth) return fallback;
+  const style = window.getComputedStyle(container);
+  return container.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+}
+
+// A keyboard- and pointer-activated control (role=button, focusable, Enter/Space). Its name is
+// `label`, followed by the text drawn on it when the label does not say that text (a card's
+// drawing): what is seen on a control is part of its name.
 export function clickable(node, label, onActivate) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
-  node.setAttribute("aria-label", label);
+  const said = [...node.querySelectorAll("text")].map((t) => t.textContent).join(" ").replace(/\s+/g, " ").trim();
+  const named = said && !label.toLowerCase().includes(said.toLowerCase()) ? `${label}: ${said}` : label;
+  node.setAttribute("aria-label", named);
   node.classList.add("clickable");
   node.addEventListener("click", (event) => {
     event.preventDefault();
@@ -113,13 +124,15 @@ export function shape(kind, cx, cy, r, attrs = {}) {
 }
 
 // A piece: the style's shape filled with its colour, its letter on it (when r is big enough).
+// The letter is never under 12 units (the boards' smallest text: 12 px as drawn).
 export function piece(style, cx, cy, r, label) {
   const group = el("g", {class: "piece", "data-colour": style.name});
   if (label) group.append(title(label));
   group.append(shape(style.shape, cx, cy, r, {fill: style.fill, stroke: "#333", "stroke-width": 1.2}));
   if (r >= 7) {
+    const size = Math.max(12, r * 1.05);
     group.append(el("text", {
-      x: cx, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.05,
+      x: cx, y: cy + size * 0.36, "text-anchor": "middle", "font-size": size,
       "font-weight": "700", fill: style.ink, "pointer-events": "none",
     }, style.letter));
   }

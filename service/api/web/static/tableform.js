@@ -1,6 +1,7 @@
 // The lobby's form for a new table: the game (any the server plays, `gameKinds`), the seats in
-// its range, the game's own options (its board module's optionControls), the time control, who
-// starts (for a game that takes `start_player`), the seed, and whether to take seat 0.
+// its range, the game's own options (its board module's optionControls), the time control, the
+// undo policy (`undo`), who starts (for a game that takes `start_player`), the seed, and whether
+// to take seat 0.
 //
 //   tableForm({kinds, boards, run, created}) -> the form
 //     kinds: gameKinds' list; boards: kind -> board module; run(work): work's answer, or null
@@ -42,6 +43,12 @@ export function tableForm({kinds, boards, run, created}) {
   }
   seed.addEventListener("input", drawRating);
   drawRating();
+  // the table's undo policy (createGame's option "undo", domain/undo.py): on by default
+  const undo = h("select", {id: "create-undo", "data-testid": "create-undo"},
+    h("option", {value: "on"}, "allowed (others agree to theirs)"),
+    h("option", {value: "off"}, "off (ranked play)"));
+  const rulesBox = h("fieldset", {class: "options"}, h("legend", {}, "Table rules"),
+    h("div", {class: "row"}, h("label", {for: "create-undo"}, "Undo"), undo));
   const sit = h("input", {id: "create-sit", type: "checkbox", checked: true, "data-testid": "create-sit"});
   const start = h("select", {id: "create-start", "data-testid": "create-start"});
   const startRow = h("div", {class: "row"}, h("label", {for: "create-start"}, "Start player"), start);
@@ -102,7 +109,7 @@ export function tableForm({kinds, boards, run, created}) {
     }));
     const n = Number(seats.value);
     start.replaceChildren(h("option", {value: "random"}, "random"),
-      ...Array.from({length: n}, (_, i) => h("option", {value: i}, `seat ${i}`)));
+      ...Array.from({length: n}, (_, i) => h("option", {value: i}, `seat ${i + 1}`))); // counted from 1 (the value: 0-based)
   }
 
   // the game's own options, as its board module offers them
@@ -120,6 +127,7 @@ export function tableForm({kinds, boards, run, created}) {
     }
     const clock = chosenClock();
     if (clock) out.clock = clock;
+    if (undo.value === "off") out.undo = false; // the server's default is on
     return out;
   }
 
@@ -138,10 +146,11 @@ export function tableForm({kinds, boards, run, created}) {
       h("label", {for: "create-seats"}, "Seats"), seats),
     options,
     clockBox,
+    rulesBox,
     startRow,
     h("div", {class: "row"}, h("label", {for: "create-seed"}, "Seed (unranked)"), seed),
     rating,
-    h("div", {class: "row check"}, sit, h("label", {for: "create-sit"}, "Take seat 0 myself")),
+    h("div", {class: "row check"}, sit, h("label", {for: "create-sit"}, "Take seat 1 myself")),
     h("button", {type: "submit", "data-testid": "create"}, "Create the table"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

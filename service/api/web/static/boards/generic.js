@@ -43,9 +43,11 @@ const heading = (key) => {
 const plain = (value) => value === null || typeof value !== "object";
 const record = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
+// (seats numbered from 1, as players count them; a bot's name, "Bot 2 (mcts)", says its seat)
 function seatText(seat, names) {
   const name = names && names[seat];
-  return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+  if (!name) return `seat ${seat + 1}`;
+  return /^Bot \d+\b/.test(name) ? name : `${name} (seat ${seat + 1})`;
 }
 
 // One plain value in words: a seat with its name, yes/no, "none" for null.
