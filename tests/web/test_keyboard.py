@@ -321,3 +321,16 @@ def test_the_lobby_puts_the_main_actions_first_and_numbers_seats_from_one(web: W
     assert web.console_errors == []
     lee.close()
     mo.close()
+
+
+def test_an_error_page_takes_the_focus_to_its_heading(web: Web) -> None:
+    """A page that cannot be drawn (no such game) says so in an alert and puts the focus on
+    its heading, not on ``<body>``: the next Tab reaches "Back to the lobby"."""
+    page = web.open("/games/00000000-0000-4000-8000-000000000000")
+    page.get_by_test_id("error").wait_for()
+    assert "There is no game" in page.get_by_test_id("error").inner_text()
+    now = focus_not_on_body(page, "an error page")
+    assert now["tag"] == "H1", now
+    page.keyboard.press("Tab")
+    assert active(page)["text"] == "Back to the lobby"
+    web.console_errors.clear()  # the page's own failed request, logged by Chromium

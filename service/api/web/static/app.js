@@ -11,6 +11,7 @@
 
 import {player, setToken, token, whoAmI} from "./api.js";
 import {h} from "./svg.js";
+import {focusOn} from "./a11y.js";
 import {arrived, pageFor} from "./routes.js";
 
 let cleanup = null;
@@ -78,10 +79,12 @@ export function coalesced(work, alive) {
 }
 
 export function showError(root, failure) {
+  const heading = h("h1", {}, "Something went wrong");
   root.replaceChildren(h("section", {class: "panel"},
-    h("h1", {}, "Something went wrong"),
+    heading,
     problem(failure),
     h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
+  focusOn(heading); // not left on <body>: the next Tab reaches "Back to the lobby"
 }
 
 async function route() {

@@ -99,9 +99,11 @@ function leftNow(seatClock, readAt) {
 }
 
 function noSuchGame(root, gameId) {
-  root.replaceChildren(h("section", {class: "panel"}, h("h1", {}, "No such game"),
+  const heading = h("h1", {}, "No such game");
+  root.replaceChildren(h("section", {class: "panel"}, heading,
     h("p", {class: "error", role: "alert", "data-testid": "error"}, `There is no game ${gameId}.`),
     h("p", {}, h("a", {href: "/", "data-link": true}, "Back to the lobby"))));
+  focusOn(heading); // not left on <body>: the next Tab reaches "Back to the lobby"
   return null;
 }
 
