@@ -1,6 +1,6 @@
 """The ``papyrus`` command: ``papyrus serve``, ``papyrus projections``, ``papyrus schema``,
-``papyrus verify FILE`` (``--help`` on each lists its options; the settings are declared in
-``service.settings``)."""
+``papyrus verify FILE``, ``papyrus keys``, ``papyrus conformance``, ``papyrus resimulate``
+(``--help`` on each lists its options; the settings are declared in ``service.settings``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from service import maintenance, signatures
 from service.settings import Settings
 from service.settings.reading import PROJECTIONS, SERVE
 
@@ -48,14 +49,22 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         help="check an exported game offline (hash chain, seed, every event through the rules)",
         description="Check an exported game (what exportGame or GET /api/v1/games/{id}/export "
         "gave) without a server: the hash chain, the seed and its salt against the commitment, "
-        'every event replayed through the rules. Exit 0 ("ok: N events verified"), 1 (the '
-        "first event that does not hold, and why) or 2 (not an exported game).",
+        "every event replayed through the rules; then its signature against the keys given "
+        '("unsigned", "signed by KEY"). Exit 0 ("ok: N events verified"), 1 (the first event '
+        "that does not hold, and why, or a signature INVALID) or 2 (not an exported game).",
     )
     check.add_argument("file", help="the exported game's JSON file ('-' reads standard input)")
+    signatures.add_verify_options(check)
+    keys = signatures.add_keys_command(commands)  # with its settings
+    tools = maintenance.add_commands(commands)  # conformance, resimulate
     args = parser.parse_args(argv)
 
     if args.command == "verify":
-        return verify_export(args.file)
+        return verify_export(args.file, args)
+    if args.command == "keys":
+        return signatures.print_keys(args, keys, environ)
+    if args.command in tools:
+        return maintenance.run(args, tools, environ)
 
     if args.command == "projections":
         settings = Settings.from_arguments(args, projections, PROJECTIONS, environ)
@@ -199,17 +208,20 @@ def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> 
         models.close()
 
 
-def verify_export(path: str) -> int:
+def verify_export(path: str, options: argparse.Namespace | None = None) -> int:
     """``papyrus verify FILE``: ``domain.audit.verify`` over the document's events, parsed by
     ``service.app.archive`` like ``importGame`` does, then the document's own fields (seed,
-    result, ...) against its log. Nothing is stored and no server is needed."""
+    result, ...) against its log, then its signature against the keys ``options`` name
+    (``service.signatures``). Nothing is stored and no server is needed."""
     import json
 
     from domain import audit
     from domain.registry import rules_for
     from service.app.archive import parse_document, parse_redacted
     from service.app.errors import PapyrusError
+    from service.app.signing import check
 
+    keys = signatures.keys_or_exit(options)  # before the file: a usage error first
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -240,7 +252,9 @@ def verify_export(path: str) -> int:
     if entries[0].data.get("forked_from") is not None:
         note = " (a fork: its start was not compared with its source game, not in the file)"
     print(f"ok: {len(entries)} events verified{note}")
-    return 0
+    verdict = check(document, keys)
+    print(verdict.line)
+    return 0 if verdict.ok else 1
 
 
 def document_problem(document: dict[str, Any], entries: list[Any]) -> str | None:

@@ -1,0 +1,177 @@
+"""The conformance kit's check: ``papyrus conformance check DIR`` (``conformance/README.md``).
+
+A kit is a directory with ``manifest.json`` and the exported games it lists (``vectors/``).
+Each vector is re-derived here exactly as ``papyrus verify`` and ``importGame`` do: the
+document parsed (``service.app.archive``), its log verified (``domain.audit.verify``: the hash
+chain, the seed against its commitment, every event replayed through the rules), then its
+header and result compared with what the log gives. The verdict (accept; or reject, with the
+first version that does not hold and why) is compared with the manifest's ``expected``: the
+verdict and the version must be the same; the reason is the reference wording, shown but not
+compared (another implementation words its reasons its own way).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from domain import audit
+from domain import table as tables
+from domain.registry import rules_for
+from service.app.archive import parse_document, parse_redacted
+from service.app.errors import PapyrusError
+
+MANIFEST = "manifest.json"
+VECTORS = "vectors"
+ACCEPT, REJECT = "accept", "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    accepted: bool
+    version: int | None = None
+    """The first event that does not hold (``None``: the document as a whole)."""
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        if self.accepted:
+            return {"verdict": ACCEPT}
+        return {"verdict": REJECT, "version": self.version, "reason": self.reason}
+
+
+def verdict(document: Any) -> Verdict:
+    """What a verifier concludes of one exported game (``papyrus verify``'s checks)."""
+    try:
+        entries = parse_document(document)
+        redacted = parse_redacted(document, entries)
+    except PapyrusError as failure:
+        return Verdict(False, None, f"not an exported game: {failure}")
+    finding = audit.verify(entries, rules_for, frozenset(redacted))
+    if not finding.ok:
+        return Verdict(False, finding.version, finding.reason)
+    return header_verdict(document, entries)
+
+
+def header_verdict(document: dict[str, Any], entries: list[Any]) -> Verdict:
+    """The document's own fields must say what its verified log says."""
+    table = tables.start(entries[0])
+    rules = rules_for(table.kind)
+    for entry in entries[1:]:
+        table = tables.evolve(table, entry, rules)
+    header = {
+        "kind": table.kind,
+        "seats": table.seats,
+        "options": table.options,
+        "seed": table.seed,
+        "seedSalt": table.seed_salt,
+        "seedCommitment": table.seed_commitment,
+        "rulesVersion": table.rules_version,
+    }
+    for name, value in header.items():
+        if document.get(name) != value:
+            return Verdict(False, None, f"the document's {name} does not match its first event")
+    if table.outcome is None:
+        return Verdict(False, len(entries), "the log ends before the game is over")
+    actual = {
+        "scores": table.outcome.scores,
+        "winners": table.outcome.winners,
+        "ranks": table.outcome.ranks,
+    }
+    if document.get("result") != actual:
+        return Verdict(False, None, "the document's result is not the log's result")
+    return Verdict(True)
+
+
+def dump(document: dict[str, Any]) -> str:
+    """A vector's text: the header one member a line, then one event a line (diffable)."""
+    lines = []
+    for key, value in document.items():
+        if key == "events" and isinstance(value, list):
+            events = ",\n".join(f"  {canonical_line(e)}" for e in value)
+            lines.append(f' "events": [\n{events}\n ]')
+        else:
+            lines.append(f" {json.dumps(key)}: {canonical_line(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def canonical_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    name: str
+    ok: bool
+    line: str
+
+
+def check(directory: Path) -> list[Outcome]:
+    """Every vector of the manifest re-derived and compared with its expected verdict, and
+    every file in ``vectors/`` that the manifest does not list (a mismatch)."""
+    manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    outcomes = []
+    listed: set[str] = set()
+    for entry in manifest.get("vectors", []):
+        listed.add(str(entry.get("file")))
+        outcomes.append(check_vector(directory, entry))
+    for path in sorted((directory / VECTORS).glob("*.json")):
+        name = f"{VECTORS}/{path.name}"
+        if name not in listed:
+            outcomes.append(Outcome(name, False, f"MISMATCH {name}: not in the manifest"))
+    return outcomes
+
+
+def check_vector(directory: Path, entry: dict[str, Any]) -> Outcome:
+    name = str(entry.get("name"))
+    expected = entry.get("expected") or {}
+    try:
+        raw = (directory / str(entry.get("file"))).read_bytes()
+    except OSError as failure:
+        return Outcome(name, False, f"MISMATCH {name}: cannot read it ({failure})")
+    if entry.get("sha256") not in (None, hashlib.sha256(raw).hexdigest()):
+        return Outcome(name, False, f"MISMATCH {name}: the file is not the one the manifest lists")
+    try:
+        found = verdict(json.loads(raw.decode("utf-8")))
+    except (ValueError, RecursionError) as failure:
+        found = Verdict(False, None, f"not JSON ({failure})")
+    wanted_accept = expected.get("verdict") == ACCEPT
+    same = found.accepted == wanted_accept and (
+        found.accepted or found.version == expected.get("version")
+    )
+    said = describe(found.as_json())
+    if not same:
+        return Outcome(name, False, f"MISMATCH {name}: expected {describe(expected)}, got {said}")
+    note = ""
+    if not found.accepted and expected.get("reason") not in (None, found.reason):
+        note = f" (the manifest words it: {expected.get('reason')})"
+    return Outcome(name, True, f"ok {name}: {said}{note}")
+
+
+def describe(verdict_: dict[str, Any]) -> str:
+    if verdict_.get("verdict") == ACCEPT:
+        return "accepted"
+    where = verdict_.get("version")
+    at = f"at event {where}" if where is not None else "as a document"
+    return f"rejected {at}: {verdict_.get('reason')}"
+
+
+def report(directory: str, out: TextIO) -> int:
+    """``papyrus conformance check DIR``: one line per vector and a summary; 0 when every
+    vector gave its expected verdict, 1 on any mismatch, 2 for a directory without a kit."""
+    path = Path(directory)
+    try:
+        outcomes = check(path)
+    except (OSError, ValueError) as failure:
+        print(f"error: {path / MANIFEST} cannot be read ({failure})", file=out)
+        return 2
+    for outcome in outcomes:
+        print(outcome.line, file=out)
+    bad = sum(not o.ok for o in outcomes)
+    print(
+        f"{len(outcomes)} vectors: {len(outcomes) - bad} as expected, {bad} mismatched",
+        file=out,
+    )
+    return 1 if bad or not outcomes else 0
