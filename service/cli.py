@@ -209,15 +209,15 @@ def run_projections(action: str, names: tuple[str, ...], settings: Settings) -> 
 
 
 def verify_export(path: str, options: argparse.Namespace | None = None) -> int:
-    """``papyrus verify FILE``: ``domain.audit.verify`` over the document's events, parsed by
-    ``service.app.archive`` like ``importGame`` does, then the document's own fields (seed,
-    result, ...) against its log, then its signature against the keys ``options`` name
+    """``papyrus verify FILE``: the document parsed by ``service.app.archive`` like
+    ``importGame`` does, its log re-derived (``domain.audit.verify``) and its own fields (seed,
+    result, ...) checked against it (``service.app.conformance.verdict_of``, the conformance
+    kit's check), then its signature against the keys ``options`` name
     (``service.signatures``). Nothing is stored and no server is needed."""
     import json
 
-    from domain import audit
-    from domain.registry import rules_for
     from service.app.archive import parse_document, parse_redacted
+    from service.app.conformance import verdict_of
     from service.app.errors import PapyrusError
     from service.app.signing import check
 
@@ -240,13 +240,9 @@ def verify_export(path: str, options: argparse.Namespace | None = None) -> int:
     except PapyrusError as failure:
         print(f"error: {path} is not an exported game: {failure}", file=sys.stderr)
         return 2
-    finding = audit.verify(entries, rules_for, frozenset(redacted))
-    if not finding.ok:
-        print(f"event {finding.version} does not hold: {finding.reason}")
-        return 1
-    problem = document_problem(document, entries)
-    if problem is not None:
-        print(problem)
+    found = verdict_of(document, entries, redacted)  # the log re-derived, then the header
+    if not found.accepted:
+        print(found.line)
         return 1
     note = ""
     if entries[0].data.get("forked_from") is not None:
@@ -255,39 +251,6 @@ def verify_export(path: str, options: argparse.Namespace | None = None) -> int:
     verdict = check(document, keys)
     print(verdict.line)
     return 0 if verdict.ok else 1
-
-
-def document_problem(document: dict[str, Any], entries: list[Any]) -> str | None:
-    """The document's header must say what its verified log says."""
-    from domain import table as tables
-    from domain.registry import rules_for
-
-    table = tables.start(entries[0])
-    rules = rules_for(table.kind)
-    for entry in entries[1:]:
-        table = tables.evolve(table, entry, rules)
-    header = {
-        "kind": table.kind,
-        "seats": table.seats,
-        "options": table.options,
-        "seed": table.seed,
-        "seedSalt": table.seed_salt,
-        "seedCommitment": table.seed_commitment,
-        "rulesVersion": table.rules_version,
-    }
-    for name, value in header.items():
-        if document.get(name) != value:
-            return f"the document's {name} does not match its first event"
-    if table.outcome is None:
-        return f"event {len(entries)} does not hold: the log ends before the game is over"
-    actual = {
-        "scores": table.outcome.scores,
-        "winners": table.outcome.winners,
-        "ranks": table.outcome.ranks,
-    }
-    if document.get("result") != actual:
-        return f"the document's result {document.get('result')} is not the log's result {actual}"
-    return None
 
 
 def sdl(schema: object) -> str:

@@ -36,6 +36,13 @@ class Verdict:
     """The first event that does not hold (``None``: the document as a whole)."""
     reason: str | None = None
 
+    @property
+    def line(self) -> str:
+        """The verdict as ``papyrus verify`` prints a rejection."""
+        if self.version is None:
+            return str(self.reason)
+        return f"event {self.version} does not hold: {self.reason}"
+
     def as_json(self) -> dict[str, Any]:
         if self.accepted:
             return {"verdict": ACCEPT}
@@ -49,6 +56,12 @@ def verdict(document: Any) -> Verdict:
         redacted = parse_redacted(document, entries)
     except PapyrusError as failure:
         return Verdict(False, None, f"not an exported game: {failure}")
+    return verdict_of(document, entries, redacted)
+
+
+def verdict_of(document: dict[str, Any], entries: list[Any], redacted: Any) -> Verdict:
+    """The verdict on a parsed document (``papyrus verify`` reads and parses it itself, to say
+    why a file is no exported game): its log re-derived, then its header against its log."""
     finding = audit.verify(entries, rules_for, frozenset(redacted))
     if not finding.ok:
         return Verdict(False, finding.version, finding.reason)
