@@ -3,11 +3,17 @@ would, each with the first version a verifier must name (known from the edit its
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from domain import signature
 from domain.log import GENESIS, Entry, entry_hash
 
 
@@ -185,6 +191,25 @@ def clock_shifted(document: dict[str, Any]) -> dict[str, Any]:
     return reject(first, "its clock time is not the time it was recorded at")
 
 
+#: a forger's key: not the kit's (``keys.json``), whatever key id its signatures claim
+FORGER = Ed25519PrivateKey.from_private_bytes(
+    hashlib.sha256(b"papyrus conformance kit: a forger's key").digest()
+)
+
+
+def signed_by_another_key(document: dict[str, Any]) -> dict[str, Any]:
+    signed = document["signature"]
+    value = FORGER.sign(signature.message(signed["gameId"], signed["head"]))
+    signed["value"] = base64.b64encode(value).decode("ascii")
+    return reject(None, f"signature INVALID: it was not made by {signed['keyId']} for this log")
+
+
+def signature_of_another_game(document: dict[str, Any]) -> dict[str, Any]:
+    signed = document["signature"]
+    signed["gameId"] = str(uuid.UUID(bytes=hashlib.sha256(signed["gameId"].encode()).digest()[:16]))
+    return reject(None, f"signature INVALID: it was not made by {signed['keyId']} for this log")
+
+
 BAD = [
     Bad(
         "bad-imhotep-edited-rechained",
@@ -270,6 +295,20 @@ BAD = [
         "Every clock time shifted by one day and re-chained.",
         ("forged clock",),
         clock_shifted,
+    ),
+    Bad(
+        "bad-signature-another-key",
+        "imhotep-3p-sides-B",
+        "The log intact, its signature's value made by another key than the one it names.",
+        ("forged signature",),
+        signed_by_another_key,
+    ),
+    Bad(
+        "bad-signature-another-game",
+        "amun-re-4p-afterlife",
+        "The log intact, its signature said to be of another game (its value is this one's).",
+        ("forged signature",),
+        signature_of_another_game,
     ),
 ]
 

@@ -32,13 +32,17 @@ sys.path.insert(0, str(HERE.parent))
 
 from conformance.forgeries import BAD, build_bad  # noqa: E402
 from conformance.scenarios import SCENARIOS, Scenario  # noqa: E402
-from conformance.world import play_scenario  # noqa: E402
-from service.app.conformance import MANIFEST, VECTORS, dump, verdict  # noqa: E402
+from conformance.world import KIT_KEYRING, play_scenario  # noqa: E402
+from service.app.conformance import KEYS, MANIFEST, VECTORS, dump, verdict  # noqa: E402
+from service.app.signing import keys_from_published  # noqa: E402
 
 
 def generate(directory: Path, only: set[str] | None = None) -> list[dict[str, Any]]:
     """Write the vectors (``only``: these names) and, for the whole set, the manifest."""
     (directory / VECTORS).mkdir(parents=True, exist_ok=True)
+    published = KIT_KEYRING.published()
+    keys = keys_from_published(published)
+    (directory / KEYS).write_text(json.dumps(published, indent=2) + "\n", encoding="utf-8")
     listed: list[dict[str, Any]] = []
     documents: dict[str, dict[str, Any]] = {}
     wanted_good = {s.name for s in SCENARIOS}
@@ -52,7 +56,7 @@ def generate(directory: Path, only: set[str] | None = None) -> list[dict[str, An
                 continue
             document = play_scenario(scenario, Path(scratch))
             documents[scenario.name] = document
-            found = verdict(document)
+            found = verdict(document, keys)
             if not found.accepted:
                 raise AssertionError(f"{scenario.name} does not verify: {found}")
             if only is None or scenario.name in only:
@@ -61,7 +65,7 @@ def generate(directory: Path, only: set[str] | None = None) -> list[dict[str, An
         if only is not None and bad.name not in only:
             continue
         document, expected = build_bad(bad, documents[bad.source])
-        found = verdict(document)
+        found = verdict(document, keys)
         if found.accepted or found.version != expected["version"]:
             raise AssertionError(f"{bad.name}: made to fail at {expected}, but {found}")
         listed.append(

@@ -112,7 +112,8 @@ class Scenario:
         if self.transfer == "imported":
             importer = app.accounts.register_player("Ivy")[0]
             copied = app.archive.export(str(app.archive.import_game(importer, document).id))
-            if copied != document:
+            original = {k: v for k, v in document.items() if k != "signature"}
+            if copied != original:  # the same record, not signed by the importing server
                 raise AssertionError(f"{self.name}: the imported copy exports differently")
             document = copied
         elif self.transfer == "redacted":
@@ -149,6 +150,7 @@ def sealed_names_redacted(document: dict[str, Any]) -> dict[str, Any]:
         if event["type"] == "seat_taken":
             event["data"].pop(UNSEALED, None)
     reseal(document, 2)  # as the older server sealed them
+    document.pop("signature", None)  # logs of that age were never signed
     erased = next(
         e for e in document["events"] if e["type"] == "seat_taken" and e["data"]["seat"] == 1
     )

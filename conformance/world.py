@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import eventsourcing.domain
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from conformance.scenarios import Scenario
 from domain import table as tables
@@ -22,9 +23,16 @@ from service.app.bots.driver import BotDriver
 from service.app.caller import Caller
 from service.app.errors import PapyrusError
 from service.app.now import FakeClock
+from service.app.signing import Keyring
 from service.store import GameTable
 from service.store.database import open_store
 
+#: the kit's signing key: derived from a public text, so that anyone can make it again. Test
+#: material for third parties' signature checks (``keys.json``), never a server's key.
+KIT_KEY = Ed25519PrivateKey.from_private_bytes(
+    hashlib.sha256(b"papyrus conformance kit: a public test key, never a server's").digest()
+)
+KIT_KEYRING = Keyring(KIT_KEY)
 #: 2026-01-01T00:00:00Z, when every scenario's clock starts
 START_MS = 1_767_225_600_000
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
@@ -194,9 +202,9 @@ def play_scenario(scenario: Scenario, scratch: Path) -> dict[str, Any]:
     store = open_store(f"sqlite:///{scratch / (scenario.name + '.sqlite')}")
     try:
         with fixed(scenario.name, clock):
-            world = World(scenario, Application(store, clock=clock), clock)
+            app = Application(store, clock=clock, keyring=KIT_KEYRING)
+            world = World(scenario, app, clock)
             document = scenario.script(world)
     finally:
         store.close()
-    document.pop("signature", None)  # a key of this run's server: the kit is unsigned
-    return document
+    return document  # a finished game this "server" played is signed by the kit's key

@@ -7,8 +7,10 @@ vector is re-derived in CI), a mismatch fails it, and the kit covers what it cla
 
 from __future__ import annotations
 
+import base64
 import copy
 import filecmp
+import hashlib
 import json
 import shutil
 import subprocess
@@ -19,6 +21,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.amun_re import data as amun_re
 from domain.imhotep import data as imhotep
@@ -95,7 +99,10 @@ def test_the_kit_is_what_its_generator_writes(tmp_path: Path) -> None:
     committed = sorted(p.name for p in (KIT / "vectors").glob("*.json"))
     assert sorted(p.name for p in (tmp_path / "vectors").glob("*.json")) == committed
     _, drifted, errors = filecmp.cmpfiles(
-        KIT, tmp_path, ["manifest.json", *(f"vectors/{n}" for n in committed)], shallow=False
+        KIT,
+        tmp_path,
+        ["manifest.json", "keys.json", *(f"vectors/{n}" for n in committed)],
+        shallow=False,
     )
     assert (drifted, errors) == ([], [])
 
@@ -149,12 +156,45 @@ def test_a_vector_without_its_expected_verdict_fails_the_check(
 def test_papyrus_verify_gives_each_vector_its_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     """The kit's verdicts are ``papyrus verify``'s: 0 for every good vector, 1 for every bad."""
     for vector in vectors():
-        code = main(["verify", str(KIT / vector["file"])])
+        code = main(["verify", str(KIT / vector["file"]), "--keys", str(KIT / "keys.json")])
         out = capsys.readouterr().out
         assert code == (0 if vector["expected"]["verdict"] == "accept" else 1), (vector, out)
         where = vector["expected"].get("version")
         if where is not None:
             assert out.startswith(f"event {where} does not hold: "), (vector["name"], out)
+
+
+def test_the_signed_vectors_verify_with_the_kit_key_alone() -> None:
+    """What a third party does with ``keys.json`` and nothing of ours: the signed message
+    rebuilt from the README's recipe, checked with the ``cryptography`` library. Every vector
+    this kit's "server" played to its end is signed (an imported copy and a log older than
+    signatures are not); the two forged signatures fail."""
+    published = json.loads((KIT / "keys.json").read_text(encoding="utf-8"))
+    (key,) = published["keys"]
+    raw = base64.b64decode(key["publicKey"])
+    assert key["keyId"] == "ed25519:" + hashlib.sha256(raw).hexdigest()[:16]
+    public = Ed25519PublicKey.from_public_bytes(raw)
+    signed, forged = 0, 0
+    for vector in vectors():
+        good, forgery = vector in vectors("accept"), "forged signature" in vector["covers"]
+        if not (good or forgery):
+            continue  # a forged log: its signature was of the log before the edit
+        document = json.loads((KIT / vector["file"]).read_text(encoding="utf-8"))
+        mark = document.get("signature")
+        if mark is None:
+            assert "imported" in vector["covers"] or vector["name"].endswith("-sealed"), vector
+            continue
+        message = published["message"].format(gameId=mark["gameId"], head=mark["head"])
+        assert mark["head"] == document["events"][-1]["hash"]
+        try:
+            public.verify(base64.b64decode(mark["value"]), message.encode("utf-8"))
+        except InvalidSignature:
+            assert forgery, vector["name"]
+            forged += 1
+        else:
+            assert good, vector["name"]
+            signed += 1
+    assert signed >= 40 and forged == 2
 
 
 def test_the_kit_covers_what_it_says() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,11 +22,15 @@ from typing import Any, TextIO
 from domain import audit
 from domain import table as tables
 from domain.registry import rules_for
+from service.app import signing
 from service.app.archive import parse_document, parse_redacted
 from service.app.errors import PapyrusError
+from service.app.signing import PublicKey
 
 MANIFEST = "manifest.json"
 VECTORS = "vectors"
+#: the kit's public keys, as ``GET /api/v1/keys`` lists a server's: its signed vectors' key
+KEYS = "keys.json"
 ACCEPT, REJECT = "accept", "reject"
 
 
@@ -49,14 +54,19 @@ class Verdict:
         return {"verdict": REJECT, "version": self.version, "reason": self.reason}
 
 
-def verdict(document: Any) -> Verdict:
-    """What a verifier concludes of one exported game (``papyrus verify``'s checks)."""
+def verdict(document: Any, keys: Mapping[str, PublicKey] | None = None) -> Verdict:
+    """What a verifier concludes of one exported game (``papyrus verify``'s checks); ``keys``:
+    the public keys its signature is checked against (None: not checked)."""
     try:
         entries = parse_document(document)
         redacted = parse_redacted(document, entries)
     except PapyrusError as failure:
         return Verdict(False, None, f"not an exported game: {failure}")
-    return verdict_of(document, entries, redacted)
+    found = verdict_of(document, entries, redacted)
+    if not found.accepted:
+        return found
+    signed = signing.check(document, keys)  # a forged signature rejects the whole document
+    return found if signed.ok else Verdict(False, None, signed.line)
 
 
 def verdict_of(document: dict[str, Any], entries: list[Any], redacted: Any) -> Verdict:
@@ -125,11 +135,12 @@ def check(directory: Path) -> list[Outcome]:
     """Every vector of the manifest re-derived and compared with its expected verdict, and
     every file in ``vectors/`` that the manifest does not list (a mismatch)."""
     manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    keys = kit_keys(directory)
     outcomes = []
     listed: set[str] = set()
     for entry in manifest.get("vectors", []):
         listed.add(str(entry.get("file")))
-        outcomes.append(check_vector(directory, entry))
+        outcomes.append(check_vector(directory, entry, keys))
     for path in sorted((directory / VECTORS).glob("*.json")):
         name = f"{VECTORS}/{path.name}"
         if name not in listed:
@@ -137,7 +148,18 @@ def check(directory: Path) -> list[Outcome]:
     return outcomes
 
 
-def check_vector(directory: Path, entry: dict[str, Any]) -> Outcome:
+def kit_keys(directory: Path) -> dict[str, PublicKey] | None:
+    """The kit's public keys (``keys.json``), None for a kit without one (signatures then
+    unchecked); ValueError for a file that is not a list of keys."""
+    path = directory / KEYS
+    if not path.exists():
+        return None
+    return signing.keys_from_published(json.loads(path.read_text(encoding="utf-8")))
+
+
+def check_vector(
+    directory: Path, entry: dict[str, Any], keys: Mapping[str, PublicKey] | None = None
+) -> Outcome:
     name = str(entry.get("name"))
     expected = entry.get("expected") or {}
     try:
@@ -147,7 +169,7 @@ def check_vector(directory: Path, entry: dict[str, Any]) -> Outcome:
     if entry.get("sha256") not in (None, hashlib.sha256(raw).hexdigest()):
         return Outcome(name, False, f"MISMATCH {name}: the file is not the one the manifest lists")
     try:
-        found = verdict(json.loads(raw.decode("utf-8")))
+        found = verdict(json.loads(raw.decode("utf-8")), keys)
     except (ValueError, RecursionError) as failure:
         found = Verdict(False, None, f"not JSON ({failure})")
     wanted_accept = expected.get("verdict") == ACCEPT
