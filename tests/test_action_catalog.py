@@ -223,7 +223,11 @@ def test_moves_label_every_legal_action_over_http(
         labels = [m["label"] for m in moves]
         assert all(labels) and len(set(labels)) == len(labels), labels
         rest = players[seat].rest("GET", f"/games/{game_id}").json()
-        assert rest["moves"] == moves and rest["legalActions"] == legal
+        shown = [{k: v for k, v in m.items() if k != "typedAction"} for m in rest["moves"]]
+        assert shown == moves and rest["legalActions"] == legal
+        for move in rest["moves"]:  # REST's typed form: the parameters under a kind's member
+            ((_, params),) = move["typedAction"].items()
+            assert params == {k: v for k, v in move["action"].items() if k != "type"}
     finally:
         for p in players:
             p.close()
