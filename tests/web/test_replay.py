@@ -88,6 +88,10 @@ def test_a_finished_game_is_scrubbed_from_start_to_end_and_its_drawn_scores_are_
     assert f"Log verified: {last} events" in verdict.inner_text()
     assert page.locator("[data-testid=chain-head]").get_attribute("data-hash") == events[-1]["hash"]
     assert page.locator("[data-testid=event-list] li").count() == last
+    # ...signed by the server's key (issue #25), linked to where its public key is
+    (key,) = spectator.rest("GET", "/keys").json()["keys"]
+    signed = page.locator("[data-testid=signed-by]")
+    assert signed.inner_text() == key["keyId"] and signed.get_attribute("href") == "/api/v1/keys"
 
     # from the start: the first event, then stepping by the buttons and the keyboard
     page.locator("[data-testid=replay-first]").click()

@@ -126,7 +126,7 @@ query ReplayGame($id: ID!) {
     seats { seat isBot strategy player { id name } }
     result { scores winners ranks }
   }
-  verifyLog(gameId: $id) { ok checkedEvents badVersion reason }
+  verifyLog(gameId: $id) { ok checkedEvents badVersion reason signedBy }
 }`;
 
 export const REPLAY_EVENTS = `

@@ -68,9 +68,14 @@ function verdict(check, events) {
     : h("code", {}, "none");
   if (!check) return h("p", {"data-testid": "verify", class: "verify"}, "Log not checked. Hash chain head: ", headNode);
   if (check.ok) {
+    // the server's signature of the head: its public key is at /api/v1/keys (papyrus verify)
+    const signed = check.signedBy
+      ? [" · signed by ", h("a", {href: "/api/v1/keys", "data-testid": "signed-by"}, h("code", {}, check.signedBy))]
+      : [];
     return h("p", {"data-testid": "verify", class: "verify ok", "data-ok": "true"},
       h("span", {"aria-hidden": "true"}, "✔ "),
-      `Log verified: ${check.checkedEvents} events, hash chain, seed and rules hold. Hash chain head: `, headNode);
+      `Log verified: ${check.checkedEvents} events, hash chain, seed and rules hold. Hash chain head: `, headNode,
+      ...signed);
   }
   return h("p", {"data-testid": "verify", class: "verify bad", "data-ok": "false", role: "alert"},
     h("span", {"aria-hidden": "true"}, "✘ "),
