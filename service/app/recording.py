@@ -24,6 +24,7 @@ from domain.contract import JSON, Rules
 from domain.engine import Step
 from domain.log import Entry
 from domain.registry import rules_for
+from service.app.errors import Conflict
 from service.store import GameTable
 from service.store.entries import milliseconds
 
@@ -85,5 +86,14 @@ def settle_clock(game: GameTable, now: int) -> None:
     if table.clock is None or table.status == tables.OPEN:
         return
     due = table.clock_due(rules_for(table.kind))
+    ended_late = [s for s in clocks.expired(table.clock, now) if s not in due]
+    if ended_late and table.status == tables.ACTIVE:
+        # a turn this command ends is past its deadline, whose expiry the scheduler has not
+        # recorded yet: a turn never ends after its deadline without its expiry
+        # (``domain.audit_clock``), so the command waits for it
+        raise Conflict(
+            f"Seat {ended_late[0]}'s time ran out a moment ago and the table's policy is being "
+            "applied: try again in a moment."
+        )
     for event in clocks.settle(table.clock, due, now):
         game.record(event)

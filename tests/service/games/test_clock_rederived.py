@@ -234,3 +234,34 @@ def test_times_in_messages() -> None:
     assert when(1_700_000_000_123) == "2023-11-14T22:13:20.123Z"
     with pytest.raises(ValueError):
         ms_of("yesterday")
+
+
+def test_an_undo_just_past_anothers_deadline_leaves_a_log_that_verifies(
+    app_and_clock: tuple[Application, FakeClock],
+) -> None:
+    """A genuine log must always verify. Ann moves; Bob's 10 s turn runs out, and before the
+    scheduler records his expiry Ann takes her move back (at once: nobody acted since). That
+    undo would end Bob's turn past his deadline with no ``time_expired`` before it, which the
+    verifier rightly names as a missing expiry. So the server does not record it: the undo is
+    refused with ``CONFLICT`` until the expiry is recorded, and the log verifies throughout."""
+    app, clock = app_and_clock
+    ann, bob = (app.accounts.register_player(n)[0] for n in ("Ann", "Bob"))
+    control = {"mode": "move", "moveMs": 10_000, "onExpiry": "takeover"}
+    game_id = str(app.seating.create_game(ann, "imhotep", 2, {"clock": control}, "undo-late").id)
+    app.seating.join_game(ann, game_id, 0)
+    app.seating.join_game(bob, game_id, 1)
+    rules = rules_for("imhotep")
+    table = app.tables.get(game_id).table
+    first = table.clock_due(rules)[0]
+    mover = (ann, bob)[first]
+    clock.advance(1_000)
+    app.play.act(mover, game_id, rules.legal_actions(table.game, first)[0])
+    clock.advance(10_000 + 1)  # the other seat's deadline has passed; no expiry recorded yet
+    with pytest.raises(PapyrusError) as refused:
+        app.undo.request_undo(mover, game_id, None)
+    assert refused.value.code == "CONFLICT"
+    assert "time ran out" in refused.value.message
+    assert verify(app.tables.stored_events(game_id), rules_for).ok
+    assert app.clocks.expire(game_id)  # the scheduler's expiry, then the undo may be asked
+    settle_bots(app, game_id)
+    assert verify(app.tables.stored_events(game_id), rules_for).ok
