@@ -118,22 +118,8 @@ CLOCK_COMMANDS: dict[str, str | None] = {
     clocks.CLOCK_CHARGED: None,
     clocks.SEAT_RECLAIMED: None,
 }
-#: what the first entry of a table may hold (``domain.table.created``)
-CREATION_KEYS = frozenset(
-    {
-        "kind",
-        "seats",
-        "options",
-        "seed",
-        "seed_salt",
-        "seed_commitment",
-        "seed_chosen",
-        "created_by",
-        "rules_version",
-        "undo_allowed",
-        "forked_from",
-        "clock",
-    }
-)
+#: what the first entry of a table may hold (``domain.table.created``): what everybody sees
+#: of it, and the secrets revealed at the end
+CREATION_KEYS = frozenset(tables.PUBLIC_CREATION_FIELDS) | {"seed", "seed_salt"}
 #: what a seat taken may hold (``service.app.seating``; ``unsealed``: ``domain.redaction``)
 SEAT_KEYS = frozenset({"seat", "player_id", "name", "bot", UNSEALED})

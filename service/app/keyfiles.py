@@ -14,8 +14,9 @@ import base64
 import binascii
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
@@ -27,6 +28,8 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from service.app.signing import Keyring, raw_public
+
+T = TypeVar("T")
 
 #: the generated key's file, next to the SQLite database file
 GENERATED_SUFFIX = ".signing-key.pem"
@@ -85,17 +88,18 @@ def read_text(path: str) -> str:
 
 
 def private_key_file(path: str) -> Ed25519PrivateKey:
-    text = read_text(path)
-    try:
-        return private_key(text)
-    except ValueError as problem:
-        raise ValueError(f"{path}: {problem}") from None
+    return from_file(path, private_key)
 
 
 def public_key_file(path: str) -> bytes:
+    return from_file(path, public_key)
+
+
+def from_file(path: str, parse: Callable[[str], T]) -> T:
+    """``parse`` of the key file at ``path``; its ValueError names the file."""
     text = read_text(path)
     try:
-        return public_key(text)
+        return parse(text)
     except ValueError as problem:
         raise ValueError(f"{path}: {problem}") from None
 
