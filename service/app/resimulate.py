@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -26,9 +25,9 @@ from domain import table as tables
 from domain.contract import Rules
 from domain.log import Entry
 from domain.registry import kinds, rules_for
-from service.store import GameTable
+from service.app.errors import NotFound
+from service.app.tables import Tables
 from service.store.database import Store
-from service.store.entries import entry_of
 
 OPENED_TOPIC = "service.store:GameTable.Opened"
 BATCH = 500
@@ -62,16 +61,12 @@ def game_ids(store: Store) -> Iterator[str]:
         start = notes[-1].id + 1
 
 
-def stored_entries(store: Store, game_id: str) -> list[Entry]:
-    """The game's log (none for an id that is not a game's)."""
+def stored_entries(history: Tables, game_id: str) -> list[Entry]:
+    """The game's log as recorded (none for an id that is not a game's)."""
     try:
-        ident = uuid.UUID(game_id)
-    except ValueError:
+        return history.stored_events(game_id)
+    except NotFound:
         return []
-    stored = list(store.events.get(ident))
-    if not stored or not isinstance(stored[0], GameTable.Opened):
-        return []
-    return [entry_of(e) for e in stored]
 
 
 def shape_of(entry: Entry) -> tuple[Any, ...]:
@@ -161,8 +156,9 @@ def report(store: Store, out: TextIO, only: tuple[str, ...] = ()) -> int:
     """Resimulate every finished game (``only``: these ids); one line per game that differs
     and a summary. 1 when any differs, else 0."""
     checked = differing = 0
+    history = Tables(store)  # the logs, read as every audit reads them
     for game_id in only or tuple(game_ids(store)):
-        entries = stored_entries(store, game_id)
+        entries = stored_entries(history, game_id)
         if not entries or tables.start(entries[0]).kind not in kinds():
             if only:
                 print(f"not a game of an installed kind here: {game_id}", file=out)
