@@ -120,6 +120,9 @@ def test_rest_members_are_graphqls_action_input_members() -> None:
         ({"imhotepJump": {}}, "typedAction"),
         ("place_stone", "typedAction"),
         ({"imhotepPlaceStone": 3}, "typedAction"),
+        # the member names the action: a ``type`` among its parameters cannot play another
+        ({"imhotepPlaceStone": {"type": "get_stones"}}, "has no parameter type"),
+        ({"imhotepPlaceStone": {"ship": 1, "slot": 1, "shipp": 2}}, "has no parameter shipp"),
     ],
 )
 def test_a_typed_action_that_is_not_one_action_of_the_game_is_refused(

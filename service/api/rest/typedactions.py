@@ -156,5 +156,15 @@ def action_of(typed: BaseModel) -> tuple[str, dict[str, Any]]:
             f"it sets {len(chosen)}."
         )
     member = BY_NAME[chosen[0]]
-    params = getattr(typed, member.name)
-    return member.kind, {"type": member.spec.name, **params.model_dump()}
+    params = getattr(typed, member.name).model_dump()
+    declared = [p.name for p in member.spec.params]
+    unknown = sorted(set(params) - set(declared))  # ``type`` too: the member names the action
+    if unknown:
+        raise BadInput(
+            f"typedAction.{member.name} has no parameter {', '.join(unknown)}; its parameters: "
+            f"{', '.join(declared) or 'none'}."
+        )
+    return member.kind, {
+        "type": member.spec.name,
+        **{k: params[k] for k in declared if k in params},
+    }
