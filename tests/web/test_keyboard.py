@@ -334,3 +334,14 @@ def test_an_error_page_takes_the_focus_to_its_heading(web: Web) -> None:
     page.keyboard.press("Tab")
     assert active(page)["text"] == "Back to the lobby"
     web.console_errors.clear()  # the page's own failed request, logged by Chromium
+
+
+def test_every_page_opens_with_the_focus_on_its_heading(web: Web) -> None:
+    """Issue #24: a page that did not place the focus itself (the leaderboards, my games, a
+    page reached by a link its redraw removed) gets it on its heading, never on ``<body>``."""
+    for path, heading in (("/leaderboards", "Leaderboards"), ("/my-games", "My games")):
+        page = web.open(path)
+        page.locator("h1").first.wait_for()
+        page.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+        now = focus_not_on_body(page, f"opening {path}")
+        assert heading in now["text"], now

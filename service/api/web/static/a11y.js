@@ -33,6 +33,20 @@ export function seatName({seat, isBot, strategy = null, name = null}) {
   return name || `Seat ${seatNumber(seat)}`;
 }
 
+// Every seat of a table summary, in order, as [seat, who]: a bot by its name, a person by
+// theirs ("a player" if the summary has none), a free seat "free" (a summary may list only the
+// seats taken: the total counts the free ones too). `me`: the player shown as "you".
+export function seatEntries(summary, me = null) {
+  const taken = new Map(summary.seats.filter((s) => s.isBot || s.playerId).map((s) => [s.seat, s]));
+  const total = Math.max(summary.seats.length, taken.size + (summary.freeSeats || 0));
+  return Array.from({length: total}, (_, seat) => {
+    const who = taken.get(seat);
+    const name = !who ? "free" : who.isBot ? seatName(who)
+      : me && who.playerId === me ? "you" : who.name || "a player";
+    return [seat, name, who];
+  });
+}
+
 export function seatTitle(entry) {
   const name = seatName(entry);
   return entry.isBot || !entry.name ? name : `${name} (seat ${seatNumber(entry.seat)})`;

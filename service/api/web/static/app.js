@@ -11,7 +11,7 @@
 
 import {player, setToken, token, whoAmI} from "./api.js";
 import {h} from "./svg.js";
-import {focusOn} from "./a11y.js";
+import {focusLost, focusOn} from "./a11y.js";
 import {arrived, pageFor} from "./routes.js";
 
 let cleanup = null;
@@ -132,6 +132,8 @@ async function route() {
     }
     drawn = mine;
     cleanup = typeof done === "function" ? done : null;
+    // a page that put the focus nowhere (the link followed was redrawn away): its heading
+    if (focusLost()) focusOn(root.querySelector("h1"), {scroll: false});
   } catch (failure) {
     if (mine === generation) {
       showError(root, failure);

@@ -36,6 +36,7 @@ export function describe(points, start, label) {
 
 export function ratingChart({points, label, id, start = null}) {
   const values = [...(start === null ? [] : [start]), ...points.map((p) => p.rating)];
+  if (!values.length) return h("p", {class: "chart-empty"}, describe(points, start, label));
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = Math.max(high - low, 20); // a flat line still gets a scale

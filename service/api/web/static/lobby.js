@@ -9,7 +9,7 @@
 // happened; a table that fills moves to the game page with a word. Seats are numbered from 1 and
 // bots named by seat and level ("Bot 2 (mcts)"), as on the board and in the replay (a11y.js).
 
-import {announce, botName, focusLost, focusOn, levelOf, seatName, seatNumber} from "./a11y.js";
+import {announce, botName, focusLost, focusOn, levelOf, seatEntries, seatNumber} from "./a11y.js";
 import {gql, player, setToken, subscribe, token, whoAmI} from "./api.js";
 import {coalesced, navigate, problem, renderWho} from "./app.js";
 import {boardOf, gameKinds} from "./kinds.js";
@@ -46,16 +46,8 @@ export function describeClock(clock) {
 }
 
 function seatList(summary) {
-  const taken = new Map(summary.seats.filter((s) => s.isBot || s.playerId).map((s) => [s.seat, s]));
-  const total = summary.seats.length >= taken.size + summary.freeSeats
-    ? summary.seats.length : taken.size + summary.freeSeats;
-  const items = [];
-  for (let seat = 0; seat < total; seat += 1) {
-    const who = taken.get(seat);
-    items.push(h("li", {class: who ? "taken" : "free"},
-      `Seat ${seatNumber(seat)}: `, who ? (who.isBot ? seatName(who) : who.name || "a player") : "free"));
-  }
-  return h("ul", {class: "seats"}, items);
+  return h("ul", {class: "seats"}, seatEntries(summary).map(([seat, name, who]) =>
+    h("li", {class: who ? "taken" : "free"}, `Seat ${seatNumber(seat)}: `, name)));
 }
 
 export async function showLobby(root) {

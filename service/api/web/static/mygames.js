@@ -4,6 +4,7 @@
 //
 //   showMyGames(root)
 
+import {seatEntries, seatNumber} from "./a11y.js";
 import {gql, player, token, whoAmI} from "./api.js";
 import {gameKinds} from "./kinds.js";
 import {profilePath} from "./leaderboard.js";
@@ -13,10 +14,7 @@ import {h} from "./svg.js";
 const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
 
 function seatText(summary, me) {
-  return summary.seats.map((s) => {
-    const who = s.isBot ? (s.name || "a bot") : s.playerId === me ? "you" : (s.name || "free");
-    return `${s.seat + 1}: ${who}`;
-  }).join(", ");
+  return seatEntries(summary, me).map(([seat, name]) => `${seatNumber(seat)}: ${name}`).join(", ");
 }
 
 function item(summary, {me, nameOf, kind}) {

@@ -55,7 +55,8 @@ const words = (id) => String(id ?? "").replace(/_/g, " ");
 // one's choice, such as a delivery or the end of a round), else, for an event about the seat
 // that recorded it, its type and plain values; null for one not worth telling.
 export function describeEvent(board, event) {
-  if (board && board.describeEvent) return board.describeEvent(event);
+  const told = board && board.describeEvent ? board.describeEvent(event) : undefined;
+  if (told !== undefined && told !== null) return told;
   const actor = event.bySeat ?? event.seat;
   if (event.seat !== actor) return null;
   const values = Object.entries(event.data || {})
