@@ -121,7 +121,9 @@ class ClockAudit:
         if entry.type == clocks.CLOCK_CHARGED and table.status == tables.ACTIVE:
             seat = data.get("seat")
             limit = clocks.deadline(clock, seat) if type(seat) is int else None
-            if seat is not None and limit is not None and at >= limit:
+            # as a move (``step``): a log recorded before commands had one time may charge a
+            # turn within ``SLACK_MS`` after its deadline, read a moment after the expiry check
+            if seat is not None and limit is not None and at >= limit + SLACK_MS:
                 return ran_out(seat, limit)
         if entry.type == clocks.TIME_EXPIRED and type(data.get("seat")) is int:
             self.pending = (data["seat"], entry.version, str(clock.control["on_expiry"]))

@@ -28,6 +28,7 @@ from domain import table as tables
 from domain.contract import JSON, Event
 from service.app.caller import Caller, require_player
 from service.app.errors import Conflict, Forbidden, GameNotActive
+from service.app.recording import command_time
 from service.app.scheduler import Scheduler as Scheduler
 from service.app.tables import Recorded, Tables
 from service.store import GameTable
@@ -104,12 +105,6 @@ class Clocks:
 
         game, _ = self.tables.command(game_id, decide)
         return game
-
-
-def command_time(game: GameTable, now: int) -> int:
-    """The time of the command deciding on ``game`` (``begin_command``), the one its entries
-    are stamped with; ``now`` outside a command."""
-    return getattr(game, "now_ms", None) or now
 
 
 def abandoned_for_time(seat: int) -> Event:

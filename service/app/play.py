@@ -25,6 +25,7 @@ from domain.registry import rules_for
 from service.app import numbering
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, Conflict, Forbidden, GameNotActive, PapyrusError
+from service.app.recording import command_time
 from service.app.tables import AlreadyDone, Recorded, Tables, finish_if_over, record_steps
 from service.store import GameTable
 from service.store.failures import is_store_failure
@@ -98,7 +99,7 @@ class Play:
             seat = pick_seat(rules, table.game, seats, wanted)
             acting[1] = seat
             if table.clock is not None and seat in clocks.expired(
-                table.clock, getattr(game, "now_ms", None) or self.tables.clock.now_ms()
+                table.clock, command_time(game, self.tables.clock.now_ms())
             ):  # the expiry is the scheduler's to record (``service.app.clocks``)
                 raise PapyrusError(
                     f"Seat {seat}'s time ran out: the table's policy applies now.",

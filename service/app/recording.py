@@ -77,11 +77,17 @@ def begin_command(game: GameTable, now: int) -> GameTable:
     return game
 
 
+def command_time(game: GameTable, now: int) -> int:
+    """The time of the command deciding on ``game`` (``begin_command``), the one its entries
+    are stamped with; ``now`` outside a command."""
+    return getattr(game, "now_ms", None) or now
+
+
 def settle_clock(game: GameTable, now: int) -> None:
     """Record the clock entries that make a timed table's clock agree with who must act now
     (``domain.clock.settle``): the turns that ended are charged, the ones that began start.
-    ``now``: the application's time, read as the command's (``begin_command``) if it has one."""
-    now = getattr(game, "now_ms", None) or now
+    ``now``: the application's time, read as the command's (``command_time``) if it has one."""
+    now = command_time(game, now)
     table = game.table
     if table.clock is None or table.status == tables.OPEN:
         return
