@@ -9,6 +9,7 @@ command under test.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import uuid
@@ -23,12 +24,16 @@ from domain import table as tables
 from domain.imhotep import data as imhotep_data
 from domain.registry import rules_for
 from service.app.application import Application
+from service.app.archive import parse_document
 from service.app.bots.driver import BotDriver
 from service.app.recording import replay_table
+from service.app.resimulate import resimulate
 from service.cli import main
 from service.store.database import open_store
 from service.store.entries import entry_of
 from tests.conftest import POSTGRES_URL, require_postgres
+
+ROOT = Path(__file__).resolve().parents[1]
 
 BURIAL_B: dict[str, Any] = {"sides": {"burial_chamber": "B"}}
 
@@ -191,3 +196,18 @@ def test_the_conformance_kits_games_resimulate_unchanged(
     code, lines = run(url, capsys)
     assert code == 0 and lines[-1].endswith(": 0 differ")
     assert lines[-1].startswith(f"resimulated {imported} finished games")
+
+
+def test_an_entry_the_rederived_game_cannot_take_is_a_difference_not_a_crash() -> None:
+    """A recorded table entry that no longer applies to the game the current rules re-derive
+    (here a seat taken that the table does not have) is reported as that game's difference,
+    with its version: one such game does not stop the run over the others."""
+    document = json.loads(
+        (ROOT / "conformance" / "vectors" / "imhotep-2p-sides-A.json").read_text(encoding="utf-8")
+    )
+    entries = parse_document(document)
+    at = next(n for n, e in enumerate(entries) if e.type == "seat_taken")
+    broken = dataclasses.replace(entries[at], data={**entries[at].data, "seat": 7})
+    found = resimulate("g", [*entries[:at], broken, *entries[at + 1 :]])
+    assert found is not None and found.version == entries[at].version
+    assert found.what.startswith("the current rules cannot apply it")

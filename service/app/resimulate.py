@@ -146,7 +146,11 @@ def resimulate(game_id: str, entries: list[Entry]) -> Difference | None:
                     )
                     found = first or (entry.version, "the result differs")
                     return Difference(game_id, table.kind, *found, result=change)
-            table = tables.evolve(table, entry, rules)
+            try:
+                table = tables.evolve(table, entry, rules)
+            except Exception as broken:  # a recorded table entry the re-derived game refuses
+                found = first or (entry.version, f"the current rules cannot apply it: {broken}")
+                return Difference(game_id, table.kind, *found)
     if first is None:
         return None
     return Difference(game_id, table.kind, *first, result="unchanged")
