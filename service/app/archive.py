@@ -12,10 +12,11 @@ from typing import Any
 from domain import redaction
 from domain import table as tables
 from domain.log import Entry
-from domain.registry import kinds, rules_for
+from domain.registry import kinds
 from service.app.audit import Audit
 from service.app.caller import Caller, require_player
 from service.app.errors import BadInput, GameNotActive
+from service.app.recording import replay_table
 from service.app.signing import Signing
 from service.app.tables import Tables
 from service.store import GameTable, open_table
@@ -100,31 +101,12 @@ class Archive:
         finding = self.audit.check(entries, trusted=False, redacted=redacted)
         if not finding.ok:
             raise BadInput(f"Event {finding.version} does not hold: {finding.reason}.")
-        table = tables.start(entries[0])
-        rules = rules_for(table.kind)
-        for entry in entries[1:]:
-            table = tables.evolve(table, entry, rules)
+        table = replay_table(entries)
         if table.status != tables.FINISHED or table.outcome is None:
             raise BadInput("Only a finished game can be imported; this log does not end.")
-        claimed = document.get("result")
-        actual = {
-            "scores": table.outcome.scores,
-            "winners": table.outcome.winners,
-            "ranks": table.outcome.ranks,
-        }
-        if claimed != actual:
-            raise BadInput(f"The document's result {claimed} is not the log's result {actual}.")
-        for key, value in (
-            ("kind", table.kind),
-            ("seats", table.seats),
-            ("options", table.options),
-            ("seed", table.seed),
-            ("seedSalt", table.seed_salt),  # null (or absent) in logs older than salts
-            ("seedCommitment", table.seed_commitment),
-            ("rulesVersion", table.rules_version),
-        ):
-            if document.get(key) != value:
-                raise BadInput(f"The document's {key} does not match its first event.")
+        problem = header_problem(document, table)
+        if problem is not None:
+            raise BadInput(f"{problem[:1].upper()}{problem[1:]}.")
         first = entries[0]
         game = open_table(
             first.event,
@@ -194,3 +176,29 @@ def parse_document(document: Any) -> list[Entry]:
             raise BadInput(f"Event {number} has a field of the wrong type.")
         entries.append(entry)
     return entries
+
+
+def header_problem(document: Any, table: tables.Table) -> str | None:
+    """What an exported game's own fields (its header, its result) say that its finished log,
+    replayed into ``table``, does not (``importGame``, ``papyrus verify``, the conformance
+    check)."""
+    for key, value in (
+        ("kind", table.kind),
+        ("seats", table.seats),
+        ("options", table.options),
+        ("seed", table.seed),
+        ("seedSalt", table.seed_salt),  # null (or absent) in logs older than salts
+        ("seedCommitment", table.seed_commitment),
+        ("rulesVersion", table.rules_version),
+    ):
+        if document.get(key) != value:
+            return f"the document's {key} does not match its first event"
+    outcome = table.outcome
+    actual = outcome and {
+        "scores": outcome.scores,
+        "winners": outcome.winners,
+        "ranks": outcome.ranks,
+    }
+    if document.get("result") != actual:
+        return "the document's result is not the log's result"
+    return None

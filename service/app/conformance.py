@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from domain import audit
-from domain import table as tables
 from domain.registry import rules_for
 from service.app import signing
-from service.app.archive import parse_document, parse_redacted
+from service.app.archive import header_problem, parse_document, parse_redacted
 from service.app.errors import PapyrusError
+from service.app.recording import replay_table
 from service.app.signing import PublicKey
 
 MANIFEST = "manifest.json"
@@ -80,32 +80,11 @@ def verdict_of(document: dict[str, Any], entries: list[Any], redacted: Any) -> V
 
 def header_verdict(document: dict[str, Any], entries: list[Any]) -> Verdict:
     """The document's own fields must say what its verified log says."""
-    table = tables.start(entries[0])
-    rules = rules_for(table.kind)
-    for entry in entries[1:]:
-        table = tables.evolve(table, entry, rules)
-    header = {
-        "kind": table.kind,
-        "seats": table.seats,
-        "options": table.options,
-        "seed": table.seed,
-        "seedSalt": table.seed_salt,
-        "seedCommitment": table.seed_commitment,
-        "rulesVersion": table.rules_version,
-    }
-    for name, value in header.items():
-        if document.get(name) != value:
-            return Verdict(False, None, f"the document's {name} does not match its first event")
+    table = replay_table(entries)
     if table.outcome is None:
         return Verdict(False, len(entries), "the log ends before the game is over")
-    actual = {
-        "scores": table.outcome.scores,
-        "winners": table.outcome.winners,
-        "ranks": table.outcome.ranks,
-    }
-    if document.get("result") != actual:
-        return Verdict(False, None, "the document's result is not the log's result")
-    return Verdict(True)
+    problem = header_problem(document, table)
+    return Verdict(True) if problem is None else Verdict(False, None, problem)
 
 
 def dump(document: dict[str, Any]) -> str:
