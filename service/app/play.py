@@ -47,14 +47,16 @@ class Play:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         seat: int | None = None,
+        typed_kind: str | None = None,
     ) -> tuple[GameTable, list[Recorded]]:
         """The action, timed for the tables' observer with the game's kind and the seat
-        (``seat``: which of the caller's seats acts, for a player holding several)."""
+        (``seat``: which of the caller's seats acts, for a player holding several;
+        ``typed_kind``: the game kind a typed action names, BAD_INPUT for a game of another)."""
         acting: list[Any] = ["unknown", None]  # the game's kind and the acting seat, once known
         started, code = time.perf_counter(), "OK"
         try:
             return self._act(
-                caller, game_id, action, expected_version, idempotency_key, acting, seat
+                caller, game_id, action, expected_version, idempotency_key, acting, seat, typed_kind
             )
         except PapyrusError as refused:
             code = refused.code
@@ -75,6 +77,7 @@ class Play:
         idempotency_key: str | None,
         acting: list[Any],
         wanted: int | None = None,
+        typed_kind: str | None = None,
     ) -> tuple[GameTable, list[Recorded]]:
         require_player(caller)
         assert caller.player_id is not None
@@ -90,6 +93,11 @@ class Play:
             if command in game.commands:
                 raise AlreadyDone
             table = game.table
+            if typed_kind is not None and typed_kind != table.kind:
+                raise BadInput(
+                    f"typedAction is an action of {typed_kind}, but this game is {table.kind}: "
+                    f"use the {table.kind} members."
+                )
             seats = table.seats_of(caller.player_id or "")
             if not seats:
                 raise Forbidden("You do not hold a seat at this table; spectators cannot act.")

@@ -17,7 +17,7 @@ from strawberry.scalars import JSON
 
 from service.api.graphql.actioninput import ActionInput, action_of
 from service.api.graphql.context import Info
-from service.api.graphql.game import Game, current_table, game_of
+from service.api.graphql.game import Game, game_of
 from service.api.graphql.types import CreateGameInput, GameEvent, GameID
 from service.app import views
 from service.app.caller import Caller
@@ -228,7 +228,7 @@ class TableMutations:
         ] = None,
     ) -> ActResult:
         caller: Caller = await info.context.resolved_caller()
-        action = await chosen_action(info, str(game_id), action, typed_action)
+        action, typed_kind = chosen_action(action, typed_action)
         found, records = await info.context.run(
             info.context.app.play.act,
             caller,
@@ -237,6 +237,7 @@ class TableMutations:
             expected_version,
             idempotency_key,
             seat,
+            typed_kind,
         )
         # the caller's log: its own entries numbered as it sees them (``numbering.Timeline``)
         game = game_of(info, found)
@@ -257,20 +258,15 @@ async def changed(info: Info, command: Callable[..., GameTable], *args: Any) -> 
     return game_of(info, await info.context.run(command, info.context.caller, *args))
 
 
-async def chosen_action(info: Info, game_id: str, action: Any, typed: Any) -> Any:
-    """The action ``act`` plays: the JSON one, or the typed one as the same JSON (for a game of
-    its kind); BAD_INPUT unless exactly one of the two is sent."""
+def chosen_action(action: Any, typed: Any) -> tuple[Any, str | None]:
+    """The action ``act`` plays: the JSON one, or the typed one as the same JSON with the game
+    kind it names (``Play.act`` refuses it for a game of another kind); BAD_INPUT unless
+    exactly one of the two is sent."""
     if action is not None and typed is not None:
         raise BadInput("Send the action once: either `action` (JSON) or `typedAction`, not both.")
     if typed is None:
         if action is None:
             raise BadInput("Send an action: `action` (JSON) or `typedAction`.")
-        return action
+        return action, None
     kind, plain = action_of(typed)
-    found = await current_table(info, game_id)
-    if found.table.kind != kind:
-        raise BadInput(
-            f"typedAction is an action of {kind}, but this game is {found.table.kind}: "
-            f"use the {found.table.kind} members."
-        )
-    return plain
+    return plain, kind

@@ -160,7 +160,7 @@ async def act(
         ),
     ] = None,
 ) -> Any:
-    action = await chosen_action(rt, game_id, body)
+    action, typed_kind = chosen_action(body)
     game, records = await run(
         rt,
         rt.app.play.act,
@@ -170,6 +170,7 @@ async def act(
         body.expected_version,
         idempotency_key,
         body.seat,
+        typed_kind,
     )
     log = await run(rt, numbering.timeline, rt.app.tables, game, caller)  # the caller's log
     return {
@@ -178,22 +179,14 @@ async def act(
     }
 
 
-async def chosen_action(rt: Any, game_id: str, body: Act) -> dict[str, Any]:
-    """The action ``act`` plays: ``action``, or ``typedAction`` as the same JSON (for a game of
-    its kind); BAD_INPUT unless exactly one of the two is sent."""
+def chosen_action(body: Act) -> tuple[dict[str, Any], str | None]:
+    """The action ``act`` plays, and the game kind it names if it was typed (``Play.act``
+    refuses it for a game of another kind); BAD_INPUT unless exactly one form is sent."""
     if body.action is not None and body.typed_action is not None:
         raise BadInput("Send the action once: either `action` (JSON) or `typedAction`, not both.")
     if body.typed_action is None:
         if body.action is None:
             raise BadInput("Send an action: `action` (JSON) or `typedAction`.")
-        return body.action
+        return body.action, None
     kind, action = typedactions.action_of(body.typed_action)
-    table = rt.app.tables.peek(game_id)
-    if table is None:
-        table = await run(rt, rt.app.tables.get, game_id)
-    if table.table.kind != kind:
-        raise BadInput(
-            f"typedAction is an action of {kind}, but this game is {table.table.kind}: "
-            f"use the {table.table.kind} members."
-        )
-    return action
+    return action, kind

@@ -166,7 +166,8 @@ async def game_stream(
     game, log = await run(rt, numbering.game_log, rt.app.tables, game_id, caller)
     if start is not None and start > log.version:
         raise BadInput(
-            f"after is {start}, past the last entry of your log of this game ({log.version})."
+            f"The stream cannot start after {start} (Last-Event-ID or after): your log of this "
+            f"game ends at {log.version}."
         )
     if start is None:  # from now on: from what was just read, so that nothing is missed
         start, catch_up = log.version, 0
@@ -176,20 +177,24 @@ async def game_stream(
         return Response(status_code=204)
     context = rt.context(request.headers.get("authorization"), request)
     context._caller = caller  # authenticated already (``Caller``)
-    # the websocket's budget: the start, then the catch-up (before the first byte, so that a
-    # refusal is a problem with its code, not a broken stream)
-    cost = event_cost(rt)
-    await rt.push.charge(context, cost, 0)
-    if catch_up:
-        await rt.push.charge(context, cost, catch_up)
     address = client_address(request.scope) or "unknown"
     streams = admission(request, rt.settings.max_websockets_per_client)
-    if not streams.admit(address):
+    if not streams.admit(address):  # first: a refused stream spends none of the budget
         raise RateLimited(
             f"This address already has {streams.limit} event streams open, the most one "
             "address may open (max_websockets_per_client): close one first.",
             retry_after=ADDRESS_RETRY,
         )
+    # the websocket's budget: the start, then the catch-up (before the first byte, so that a
+    # refusal is a problem with its code, not a broken stream)
+    try:
+        cost = event_cost(rt)
+        await rt.push.charge(context, cost, 0)
+        if catch_up:
+            await rt.push.charge(context, cost, catch_up)
+    except BaseException:
+        streams.leave(address)
+        raise
     context.budget = None  # charged above: ``game_entries`` charges nothing more
     kind = game.table.kind
     del game, log
