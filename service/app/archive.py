@@ -89,7 +89,7 @@ class Archive:
         }
         if redacted:
             document["redacted"] = redacted
-        signed = self.signing.of_game(game_id)
+        signed = self.signing.of_game(game)
         if signed is not None:
             document["signature"] = signed
         return document

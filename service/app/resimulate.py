@@ -27,9 +27,10 @@ from domain.log import Entry
 from domain.registry import kinds, rules_for
 from service.app.errors import NotFound
 from service.app.tables import Tables
+from service.readmodels.models import TOPICS
 from service.store.database import Store
 
-OPENED_TOPIC = "service.store:GameTable.Opened"
+OPENED_TOPIC = TOPICS[0]  # a game's first entry: one per game
 BATCH = 500
 SHOWN = 160  # characters of a value shown in a report
 

@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from domain import signature
 from domain import table as tables
 from service.app.tables import Tables
+from service.store import GameTable
 
 ACTIVE = "active"
 RETIRED = "retired"
@@ -110,8 +111,9 @@ class Signing:
         self.tables = tables_
         self.keyring = keyring or Keyring()
 
-    def of_game(self, game_id: str) -> dict[str, Any] | None:
-        game = self.tables.get(game_id)
+    def of_game(self, game: GameTable) -> dict[str, Any] | None:
+        """The signature of a finished game this server played (None: unfinished, imported,
+        or no key)."""
         table = game.table
         if table.status != tables.FINISHED or game.imported_by is not None:
             return None
@@ -119,7 +121,7 @@ class Signing:
 
     def verdict(self, game_id: str, ok: bool) -> dict[str, Any]:
         """``verifyLog``'s signature fields: who signs the head of a finished log that holds."""
-        signed = self.of_game(game_id) if ok else None
+        signed = self.of_game(self.tables.get(game_id)) if ok else None
         return {"signed_by": signed["keyId"] if signed else None, "signature": signed}
 
 
